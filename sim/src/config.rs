@@ -1,0 +1,157 @@
+//! Router configuration: the per-instance constants a router is generated or
+//! simulated with. One definition for the native model and the RTL (where
+//! these become per-instance `Constant`s / `localparam`s).
+
+use crate::error::{InputError, InputResult};
+use crate::flit::{FlitFormat, MAX_CLASSES};
+use crate::topology::{Dir, NodeId, Topology};
+use crate::trees::spanning::{SpanningTree, TreeTable};
+
+/// Largest input buffer depth; the FIFO is a fixed array of this size so a
+/// router state never allocates.
+pub const MAX_DEPTH: usize = 8;
+/// Largest number of injection or consumption channels.
+pub const MAX_LOCAL: usize = 4;
+/// Inputs: 4 links + up to MAX_LOCAL injection channels.
+pub const MAX_INPUTS: usize = 4 + MAX_LOCAL;
+/// Outputs: 4 links + up to MAX_LOCAL consumption channels.
+pub const MAX_OUTPUTS: usize = 4 + MAX_LOCAL;
+
+/// The routing function, a sub-block chosen at generation time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoutingKind {
+    /// Up/down on a spanning tree, one table per class (DSTM, paper 000 §3).
+    Tree,
+}
+
+/// Generation parameters shared by all routers of a fabric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouterParams {
+    pub flit: FlitFormat,
+    /// Input buffer depth in flits (1..=MAX_DEPTH).
+    pub depth: usize,
+    /// Injection channels (inputs 4..4+injection).
+    pub injection: usize,
+    /// Consumption channels (outputs 4..4+consumption).
+    pub consumption: usize,
+    /// Channel classes (trees).
+    pub classes: usize,
+    pub routing: RoutingKind,
+}
+
+impl Default for RouterParams {
+    fn default() -> Self {
+        RouterParams {
+            flit: FlitFormat::default(),
+            depth: 2,
+            injection: 1,
+            consumption: 2,
+            classes: 2,
+            routing: RoutingKind::Tree,
+        }
+    }
+}
+
+impl RouterParams {
+    pub fn validate(&self) -> InputResult<()> {
+        if !(1..=MAX_DEPTH).contains(&self.depth) {
+            return Err(InputError::new(
+                "buffer_depth",
+                self.depth,
+                format!("an integer from 1 to {MAX_DEPTH}"),
+            ));
+        }
+        if !(1..=MAX_LOCAL).contains(&self.injection) {
+            return Err(InputError::new(
+                "injection_channels",
+                self.injection,
+                format!("1 to {MAX_LOCAL}"),
+            ));
+        }
+        if !(1..=MAX_LOCAL).contains(&self.consumption) {
+            return Err(InputError::new(
+                "consumption_channels",
+                self.consumption,
+                format!("1 to {MAX_LOCAL}"),
+            ));
+        }
+        if !(1..=MAX_CLASSES as usize).contains(&self.classes) {
+            return Err(InputError::new(
+                "classes",
+                self.classes,
+                format!("1 to {MAX_CLASSES}"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn inputs(&self) -> usize {
+        4 + self.injection
+    }
+
+    pub fn outputs(&self) -> usize {
+        4 + self.consumption
+    }
+}
+
+/// Per-router constants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouterConfig {
+    pub node: NodeId,
+    /// Addresses in `Node` must be below this (the number of nodes).
+    pub node_count: u32,
+    /// Class of the link behind each port O1..O4; `None` if the link is
+    /// missing (mesh edge), unused by every class, or faulty.
+    pub link_class: [Option<u8>; 4],
+    /// Per class: the tree table.
+    pub tree: Vec<TreeTable>,
+    /// Per class: the consumption channel (0-based) its worms are delivered on.
+    pub consumption_of_class: Vec<u8>,
+}
+
+impl RouterConfig {
+    /// Configures every router of `topo` for tree routing over `trees`
+    /// (class `c` = `trees[c]`). Links in no tree, and links in `faulty`, get
+    /// no class. Class `c` is consumed on channel `c mod consumption`.
+    pub fn for_trees(
+        topo: &Topology,
+        trees: &[SpanningTree],
+        params: &RouterParams,
+        faulty: &[crate::topology::EdgeId],
+    ) -> InputResult<Vec<RouterConfig>> {
+        params.validate()?;
+        params.flit.check_nodes(topo.nodes())?;
+        if trees.len() != params.classes {
+            return Err(InputError::new(
+                "classes",
+                params.classes,
+                format!("must equal the number of trees ({})", trees.len()),
+            ));
+        }
+        let consumption_of_class = (0..params.classes)
+            .map(|c| (c % params.consumption) as u8)
+            .collect::<Vec<_>>();
+        Ok((0..topo.nodes())
+            .map(|u| {
+                let mut link_class = [None; 4];
+                for d in Dir::ALL {
+                    if let Some(e) = topo.edge(u, d) {
+                        if !faulty.contains(&e) {
+                            link_class[d.index()] = trees
+                                .iter()
+                                .position(|t| t.contains_edge(e))
+                                .map(|c| c as u8);
+                        }
+                    }
+                }
+                RouterConfig {
+                    node: u,
+                    node_count: topo.nodes(),
+                    link_class,
+                    tree: trees.iter().map(|t| t.table(u)).collect(),
+                    consumption_of_class: consumption_of_class.clone(),
+                }
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,14 @@
+//! wormcast-sim: the native cycle model of the wormcast router, its fabrics,
+//! and the source-side multicast algorithms.
+//!
+//! Layout follows ARCHITECTURE §1: hardware contracts ([`flit`], [`config`],
+//! [`topology`]) are defined once here and shared with the RTL.
+
+pub mod config;
+pub mod dstm;
+pub mod error;
+pub mod flit;
+pub mod topology;
+pub mod trees;
+
+pub use error::{InputError, InputResult};

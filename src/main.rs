@@ -1,0 +1,44 @@
+//! `wormcast`: the command line (ARCHITECTURE §6).
+//!
+//! With no subcommand it runs the built-in default scenario, so a fresh
+//! checkout does something real with `cargo run --release`.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "wormcast",
+    version,
+    about = "Cycle-accurate multicast wormhole router model (DSTM and friends)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build two edge-disjoint spanning trees and print their metrics.
+    Trees(cli::trees::TreesArgs),
+    /// Print the header flits and path of one unicast or multicast.
+    Route(cli::route::RouteArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Trees(a)) => cli::trees::run(a),
+        Some(Command::Route(a)) => cli::route::run(a),
+        None => Err("the default run is not wired yet".to_string()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
