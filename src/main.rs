@@ -21,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Simulate a scenario (default: the built-in 8×8 DSTM-1 scenario).
+    Run(cli::run::RunArgs),
     /// Build two edge-disjoint spanning trees and print their metrics.
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
@@ -32,7 +34,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Trees(a)) => cli::trees::run(a),
         Some(Command::Route(a)) => cli::route::run(a),
-        None => Err("the default run is not wired yet".to_string()),
+        Some(Command::Run(a)) => cli::run::run(a),
+        None => cli::run::run(cli::run::RunArgs::default()),
     };
     match result {
         Ok(code) => code,

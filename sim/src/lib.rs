@@ -7,7 +7,11 @@
 pub mod config;
 pub mod dstm;
 pub mod error;
+pub mod fabric;
 pub mod flit;
+pub mod network;
+pub mod router;
+pub mod scenario;
 pub mod topology;
 pub mod trees;
 

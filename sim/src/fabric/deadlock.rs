@@ -1,0 +1,195 @@
+//! The deadlock detector (ARCHITECTURE §3). When an input has not moved a
+//! flit for `threshold` cycles, the wait-for graph of all occupied inputs is
+//! built: a waiting first HEAD points at the inputs that own the outputs it
+//! requests; a waiting flit of an active worm points at the downstream inputs
+//! whose full buffers hold back its outputs. A cycle is a deadlock, reported
+//! worm by worm; no cycle is a long block, which saturation legitimately
+//! produces. A global "nothing moved" timeout would catch a partial deadlock
+//! only once the rest of the network had drained, far too late.
+
+use super::Fabric;
+use crate::flit::{self, Kind};
+use crate::router::{routing, InState, NO_OWNER};
+use crate::topology::Dir;
+use serde::Serialize;
+
+/// An input of the wait-for graph: `(router, input index)`.
+type InputRef = (u32, usize);
+/// DFS frame: graph node, its out-edges, next edge to follow.
+type Frame = (usize, Vec<InputRef>, usize);
+
+/// One worm in a deadlock cycle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WaitingWorm {
+    pub router: (u32, u32),
+    pub input: String,
+    /// Message number (fabric order), if known.
+    pub message: Option<u32>,
+    pub state: String,
+    pub head_flit: String,
+    pub waits_for_router: (u32, u32),
+    pub waits_for_input: String,
+    pub waits_for_message: Option<u32>,
+}
+
+/// Port name of an input index: link ports by direction, then injection channels.
+pub fn input_name(i: usize) -> String {
+    if i < 4 {
+        format!("in{}", Dir::from_index(i).name())
+    } else {
+        format!("inj{}", i - 4)
+    }
+}
+
+/// Port name of an output index: link ports by direction, then consumption channels.
+pub fn output_name(o: usize) -> String {
+    if o < 4 {
+        format!("out{}", Dir::from_index(o).name())
+    } else {
+        format!("cons{}", o - 4)
+    }
+}
+
+impl Fabric {
+    /// Inputs whose FIFO head has not moved for at least `threshold` cycles.
+    pub fn long_blocked(&self, threshold: u64) -> Vec<(u32, usize)> {
+        let mut v = Vec::new();
+        for (r, s) in self.state.iter().enumerate() {
+            for i in 0..self.params.inputs() {
+                if !s.inp[i].fifo.is_empty()
+                    && self.cycle.saturating_sub(self.last_move[r][i]) >= threshold
+                {
+                    v.push((r as u32, i));
+                }
+            }
+        }
+        v
+    }
+
+    /// Wait-for edges out of input `(r, i)`.
+    fn waits(&self, r: usize, i: usize) -> Vec<(u32, usize)> {
+        let s = &self.state[r];
+        let inp = &s.inp[i];
+        let Some(f) = inp.fifo.peek() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let need: u8 = match (inp.state, flit::kind(f)) {
+            (InState::Idle, Kind::Head) => {
+                // Blocked request: waits for the owners of the outputs it wants.
+                if let Ok((mask, _, _)) = routing::first_head(&self.cfg[r], &self.params, i, f) {
+                    for o in 0..self.params.outputs() {
+                        let owner = s.out[o].owner;
+                        if mask >> o & 1 == 1 && owner != NO_OWNER && owner as usize != i {
+                            out.push((r as u32, owner as usize));
+                        }
+                    }
+                }
+                return out;
+            }
+            (InState::Active, Kind::Head) => {
+                match routing::trailing_head(&self.cfg[r], &self.params, inp, f) {
+                    Ok((o, _)) => 1 << o,
+                    Err(_) => 0,
+                }
+            }
+            (InState::Active, _) | (InState::Discard, Kind::Tail) => inp.reserved,
+            _ => 0,
+        };
+        for o in 0..4 {
+            if need >> o & 1 == 1 && s.out[o].valid {
+                if let Some((v, j)) = self.downstream[r][o] {
+                    if !self.state[v as usize].inp[j as usize].ready {
+                        out.push((v, j as usize));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Finds a cycle in the wait-for graph; `None` if there is none.
+    pub fn find_deadlock(&self) -> Option<Vec<WaitingWorm>> {
+        let ni = self.params.inputs();
+        let n = self.state.len() * ni;
+        // 0 = unvisited, 1 = on stack, 2 = done.
+        let mut color = vec![0u8; n];
+        let mut parent = vec![usize::MAX; n];
+        for start in 0..n {
+            if color[start] != 0 || self.state[start / ni].inp[start % ni].fifo.is_empty() {
+                continue;
+            }
+            let mut stack: Vec<Frame> = Vec::new();
+            color[start] = 1;
+            stack.push((start, self.waits(start / ni, start % ni), 0));
+            while let Some(top) = stack.last_mut() {
+                let (node, edges, k) = (top.0, &top.1, &mut top.2);
+                if *k < edges.len() {
+                    let (v, j) = edges[*k];
+                    *k += 1;
+                    let w = v as usize * ni + j;
+                    if color[w] == 1 {
+                        // Cycle: w → … → node → w.
+                        let mut cyc = vec![node];
+                        let mut x = node;
+                        while x != w {
+                            x = parent[x];
+                            cyc.push(x);
+                        }
+                        cyc.reverse();
+                        return Some(self.describe(&cyc));
+                    }
+                    if color[w] == 0 {
+                        color[w] = 1;
+                        parent[w] = node;
+                        let e = self.waits(v as usize, j);
+                        stack.push((w, e, 0));
+                    }
+                } else {
+                    color[node] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        None
+    }
+
+    fn describe(&self, cyc: &[usize]) -> Vec<WaitingWorm> {
+        let ni = self.params.inputs();
+        let msg = |x: usize| {
+            let (r, i) = (x / ni, x % ni);
+            let f = &self.state[r].inp[i].fifo;
+            let m = self.shadow[r].fifo[i][f.rd as usize];
+            (m != super::NO_MSG).then_some(m)
+        };
+        (0..cyc.len())
+            .map(|k| {
+                let x = cyc[k];
+                let y = cyc[(k + 1) % cyc.len()];
+                let (r, i) = (x / ni, x % ni);
+                let inp = &self.state[r].inp[i];
+                let f = inp.fifo.peek().unwrap_or(0);
+                let head_flit = match flit::kind(f) {
+                    Kind::Head => {
+                        let h = flit::decode_head(f);
+                        format!(
+                            "HEAD node={} c={} o={:04b} s={} class={}",
+                            h.node, h.c as u8, h.o, h.s as u8, h.class
+                        )
+                    }
+                    k => format!("{k:?}"),
+                };
+                WaitingWorm {
+                    router: self.topo.coord(r as u32),
+                    input: input_name(i),
+                    message: msg(x),
+                    state: format!("{:?}", inp.state),
+                    head_flit,
+                    waits_for_router: self.topo.coord((y / ni) as u32),
+                    waits_for_input: input_name(y % ni),
+                    waits_for_message: msg(y),
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,254 @@
+//! A K×M torus or mesh of routers wired link to link, plus one network
+//! interface per node, advanced by the deterministic two-phase kernel
+//! (ARCHITECTURE §4): every active router computes its next state from the
+//! current registers of itself and its neighbours, then all commit.
+//!
+//! Speed comes from skipping quiescent routers, not from anything that could
+//! change results: a router with no flit and no reservation has
+//! `next == cur` unless a flit arrives, so it is stepped only when a
+//! neighbour or its NI offers one. The active set is rebuilt each cycle from
+//! the routers that did something, so cost follows traffic, not network size.
+//!
+//! The fabric also mirrors every flit's message number in *shadow* registers
+//! beside the router state. They are not hardware; they let the deadlock
+//! report and the statistics name the worm behind any flit.
+
+pub mod deadlock;
+
+use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
+use crate::flit::Flit;
+use crate::router::{self, Activity, RouterInputs, RouterState, NO_OWNER};
+use crate::topology::{Dir, Topology};
+
+/// Shadow message number meaning "no message known".
+pub const NO_MSG: u32 = u32::MAX;
+
+/// Per-router shadow registers, parallel to the FIFOs and output registers.
+#[derive(Debug, Clone, Copy)]
+pub struct Shadow {
+    pub fifo: [[u32; MAX_DEPTH]; MAX_INPUTS],
+    pub out: [u32; MAX_OUTPUTS],
+}
+
+impl Default for Shadow {
+    fn default() -> Self {
+        Shadow {
+            fifo: [[NO_MSG; MAX_DEPTH]; MAX_INPUTS],
+            out: [NO_MSG; MAX_OUTPUTS],
+        }
+    }
+}
+
+/// Where a router's link output goes: `(router, input port)`.
+pub type LinkEnd = Option<(u32, u8)>;
+
+/// The network of routers, without the NIs (see [`crate::network`]).
+pub struct Fabric {
+    pub topo: Topology,
+    pub params: RouterParams,
+    pub cfg: Vec<RouterConfig>,
+    pub state: Vec<RouterState>,
+    next: Vec<RouterState>,
+    pub shadow: Vec<Shadow>,
+    /// Per router and link input: the upstream `(router, output)`.
+    pub upstream: Vec<[LinkEnd; 4]>,
+    /// Per router and link output: the downstream `(router, input)`.
+    pub downstream: Vec<[LinkEnd; 4]>,
+    /// Per router: last cycle it was stepped or marked (activity set).
+    mark: Vec<u64>,
+    active: Vec<u32>,
+    next_active: Vec<u32>,
+    pub cycle: u64,
+    /// Per router and input: last cycle its FIFO head moved or it was empty.
+    pub last_move: Vec<[u64; MAX_INPUTS]>,
+    /// Per router and output: flits sent (link utilisation).
+    pub sent: Vec<[u64; MAX_OUTPUTS]>,
+    /// Router-steps executed (for the speed figures).
+    pub router_steps: u64,
+    /// Shadow updates computed in phase 1, applied at the clock edge so every
+    /// router reads its neighbours' shadows as they were before the edge.
+    stash: Vec<(u32, Shadow)>,
+}
+
+/// What the NIs drive into a router this cycle, and what they read back.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LocalPort {
+    pub inj_flit: [Flit; crate::config::MAX_LOCAL],
+    pub inj_valid: [bool; crate::config::MAX_LOCAL],
+    pub inj_msg: [u32; crate::config::MAX_LOCAL],
+    /// Consumption readiness offered by the NI (1 = sink accepts).
+    pub cons_ready: [bool; crate::config::MAX_LOCAL],
+}
+
+impl Fabric {
+    pub fn new(topo: Topology, params: RouterParams, cfg: Vec<RouterConfig>) -> Fabric {
+        let n = topo.nodes() as usize;
+        let mut upstream = vec![[None; 4]; n];
+        let mut downstream = vec![[None; 4]; n];
+        for u in 0..topo.nodes() {
+            for d in Dir::ALL {
+                // A link without a class (missing, unused, faulty) is not wired.
+                if cfg[u as usize].link_class[d.index()].is_none() {
+                    continue;
+                }
+                if let Some(v) = topo.neighbor(u, d) {
+                    let back = d.opposite();
+                    downstream[u as usize][d.index()] = Some((v, back.index() as u8));
+                    upstream[v as usize][back.index()] = Some((u, d.index() as u8));
+                }
+            }
+        }
+        Fabric {
+            topo,
+            params,
+            cfg,
+            state: vec![RouterState::reset(); n],
+            next: vec![RouterState::reset(); n],
+            shadow: vec![Shadow::default(); n],
+            upstream,
+            downstream,
+            mark: vec![u64::MAX; n],
+            active: Vec::with_capacity(n),
+            next_active: Vec::with_capacity(n),
+            cycle: 0,
+            last_move: vec![[0; MAX_INPUTS]; n],
+            sent: vec![[0; MAX_OUTPUTS]; n],
+            router_steps: 0,
+            stash: Vec::with_capacity(n),
+        }
+    }
+
+    /// Makes router `r` step in the coming cycle (its NI has something for it).
+    pub fn wake(&mut self, r: u32) {
+        if self.mark[r as usize] != self.cycle {
+            self.mark[r as usize] = self.cycle;
+            self.active.push(r);
+        }
+    }
+
+    fn wake_next(&mut self, r: u32) {
+        let c = self.cycle + 1;
+        if self.mark[r as usize] != c {
+            self.mark[r as usize] = c;
+            self.next_active.push(r);
+        }
+    }
+
+    /// Routers stepped in the current cycle (valid between `wake`s and `tick`).
+    pub fn active(&self) -> &[u32] {
+        &self.active
+    }
+
+    /// The router inputs of `r` this cycle.
+    fn gather(&self, r: usize, local: &LocalPort) -> RouterInputs {
+        let p = &self.params;
+        let mut io = RouterInputs::default();
+        for i in 0..4 {
+            if let Some((u, o)) = self.upstream[r][i] {
+                let out = &self.state[u as usize].out[o as usize];
+                io.flit[i] = out.flit;
+                io.valid[i] = out.valid;
+            }
+            if let Some((v, j)) = self.downstream[r][i] {
+                io.ready[i] = self.state[v as usize].inp[j as usize].ready;
+            }
+        }
+        for k in 0..p.injection {
+            io.flit[4 + k] = local.inj_flit[k];
+            io.valid[4 + k] = local.inj_valid[k];
+        }
+        for k in 0..p.consumption {
+            io.ready[4 + k] = local.cons_ready[k];
+        }
+        io
+    }
+
+    /// Phase 1: computes the next state of every active router. `local(r)`
+    /// gives what router `r`'s NI drives. Returns nothing; call
+    /// [`Fabric::commit`] after the NIs have read the current registers.
+    pub fn evaluate(
+        &mut self,
+        local: &dyn Fn(u32) -> LocalPort,
+        on_activity: &mut dyn FnMut(u32, &Activity, &RouterState, &RouterState, &Shadow),
+    ) {
+        let mut i = 0;
+        while i < self.active.len() {
+            let r = self.active[i] as usize;
+            i += 1;
+            let lp = local(r as u32);
+            let io = self.gather(r, &lp);
+            let mut nx = self.state[r];
+            let act = router::step(&self.cfg[r], &self.params, &self.state[r], &io, &mut nx);
+            self.router_steps += 1;
+            // Shadow message numbers follow the flits.
+            let cur = &self.state[r];
+            let mut sh = self.shadow[r];
+            for o in 0..self.params.outputs() {
+                let src = act.loaded_from[o];
+                if src != NO_OWNER {
+                    let f = &cur.inp[src as usize].fifo;
+                    sh.out[o] = self.shadow[r].fifo[src as usize][f.rd as usize];
+                }
+            }
+            for k in 0..self.params.inputs() {
+                if act.pushed >> k & 1 == 1 {
+                    let f = &cur.inp[k].fifo;
+                    let slot = (f.rd as usize + f.count as usize) % MAX_DEPTH;
+                    sh.fifo[k][slot] = if k < 4 {
+                        let (u, o) = self.upstream[r][k].expect("wired link");
+                        self.shadow[u as usize].out[o as usize]
+                    } else {
+                        lp.inj_msg[k - 4]
+                    };
+                }
+            }
+            on_activity(r as u32, &act, cur, &nx, &sh);
+            self.next[r] = nx;
+            self.stash.push((r as u32, sh));
+            for k in 0..self.params.inputs() {
+                if act.popped >> k & 1 == 1 || cur.inp[k].fifo.is_empty() {
+                    self.last_move[r][k] = self.cycle;
+                }
+            }
+            for o in 0..self.params.outputs() {
+                if act.sent >> o & 1 == 1 {
+                    self.sent[r][o] += 1;
+                }
+            }
+        }
+    }
+
+    /// Phase 2: the clock edge.
+    pub fn commit(&mut self) {
+        let stash = std::mem::take(&mut self.stash);
+        for &(r, sh) in &stash {
+            self.shadow[r as usize] = sh;
+        }
+        self.stash = stash;
+        self.stash.clear();
+        let active = std::mem::take(&mut self.active);
+        for &r in &active {
+            let r = r as usize;
+            self.state[r] = self.next[r];
+        }
+        for &r in &active {
+            let ru = r as usize;
+            let s = self.state[ru];
+            if !s.quiescent(&self.params) {
+                self.wake_next(r);
+            }
+            // A flit waiting in an output register wakes the receiver.
+            for d in 0..4 {
+                if s.out[d].valid {
+                    if let Some((v, _)) = self.downstream[ru][d] {
+                        self.wake_next(v);
+                    }
+                }
+            }
+        }
+        self.active = active;
+        self.active.clear();
+        std::mem::swap(&mut self.active, &mut self.next_active);
+        self.cycle += 1;
+    }
+}

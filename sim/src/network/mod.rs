@@ -1,0 +1,495 @@
+//! A whole network: fabric of routers, one NI per node, traffic, scoreboard
+//! and statistics, advanced cycle by cycle (ARCHITECTURE §4).
+//!
+//! Per cycle: (1) new messages reach the NIs; (2) every active router
+//! computes its next state from the current registers; (3) NIs read the same
+//! current registers (injection `ready`, consumption outputs) and update
+//! their own; (4) the clock edge commits the routers. All randomness comes
+//! from per-node ChaCha streams derived from the seed, so results depend on
+//! nothing but the scenario.
+
+pub mod message;
+pub mod ni;
+pub mod stats;
+
+use crate::config::RouterConfig;
+use crate::dstm::{encode, policy};
+use crate::error::{InputError, InputResult};
+use crate::fabric::deadlock::WaitingWorm;
+use crate::fabric::{Fabric, LocalPort};
+use crate::flit::{self, FlitFormat, Kind};
+use crate::network::message::Message;
+use crate::network::ni::{message_flit, Ni, SendState, SinkState};
+use crate::router::routing::consumption_output;
+use crate::scenario::{Pattern, Scenario, Validated};
+use crate::topology::NodeId;
+use crate::trees::{construct, SpanningTree};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+/// Scoreboard counters: each must stay 0 in a correct run, except
+/// `truncated`, which counts worms a router dropped as malformed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Scoreboard {
+    /// A destination received the same message twice.
+    pub duplicates: u64,
+    /// A node received a message it was not a destination of.
+    pub misdelivered: u64,
+    /// A data flit out of order or with a wrong payload.
+    pub corrupted: u64,
+    /// Worms that arrived without their identity or ended early.
+    pub truncated: u64,
+}
+
+pub struct Network {
+    pub scenario: Scenario,
+    pub v: Validated,
+    pub trees: Vec<SpanningTree>,
+    pub fabric: Fabric,
+    pub nis: Vec<Ni>,
+    pub msgs: Vec<Message>,
+    pub score: Scoreboard,
+    fmt: FlitFormat,
+    busy: Vec<u32>,
+    arrivals: BinaryHeap<Reverse<(u64, u32)>>,
+    rngs: Vec<ChaCha8Rng>,
+    script_next: usize,
+    /// Generation of new messages stops at this cycle (start of drain).
+    gen_until: u64,
+    /// Data flits consumed inside the measurement window.
+    pub window_flits: u64,
+    pub deadlock: Option<Vec<WaitingWorm>>,
+    pub long_blocks: u64,
+    seen_blocks: HashSet<(u32, usize, u64)>,
+    pub stop_reason: String,
+    /// Messages not yet delivered to all their destinations.
+    pub incomplete: u64,
+    /// Router errors by code, counted from the per-cycle activity.
+    pub error_kinds: std::collections::BTreeMap<u8, u64>,
+}
+
+impl Network {
+    pub fn new(scenario: &Scenario) -> InputResult<Network> {
+        let v = scenario.validate()?;
+        let c = v.construction.construction(&v.topo, v.r1, None);
+        let pair = construct(&v.topo, &c)?;
+        let trees: Vec<SpanningTree> = pair.trees.to_vec();
+        let cfg = RouterConfig::for_trees(&v.topo, &trees, &v.params, &v.faulty)?;
+        let n = v.topo.nodes();
+        let fabric = Fabric::new(v.topo, v.params, cfg);
+        let nis = (0..n)
+            .map(|_| Ni::new(v.params.injection, v.params.consumption))
+            .collect();
+        let seed = scenario.traffic.seed;
+        let rngs = (0..n)
+            .map(|u| {
+                let mut r = ChaCha8Rng::seed_from_u64(seed);
+                r.set_stream(u as u64 + 1);
+                r
+            })
+            .collect();
+        let mut net = Network {
+            scenario: scenario.clone(),
+            fmt: v.params.flit,
+            v,
+            trees,
+            fabric,
+            nis,
+            msgs: Vec::new(),
+            score: Scoreboard::default(),
+            busy: Vec::new(),
+            arrivals: BinaryHeap::new(),
+            rngs,
+            script_next: 0,
+            gen_until: scenario.run.warmup + scenario.run.cycles,
+            window_flits: 0,
+            deadlock: None,
+            long_blocks: 0,
+            seen_blocks: HashSet::new(),
+            stop_reason: String::new(),
+            incomplete: 0,
+            error_kinds: Default::default(),
+        };
+        if net.v.pattern == Pattern::Poisson && scenario.traffic.rate > 0.0 {
+            for u in 0..n {
+                let t = net.next_gap(u);
+                net.arrivals.push(Reverse((t, u)));
+            }
+        }
+        net.v.scripted.sort_by_key(|m| m.cycle);
+        Ok(net)
+    }
+
+    pub fn cycle(&self) -> u64 {
+        self.fabric.cycle
+    }
+
+    fn window(&self) -> (u64, u64) {
+        let r = &self.scenario.run;
+        (r.warmup, r.warmup + r.cycles)
+    }
+
+    /// Geometric inter-arrival time: the discrete-time Poisson process with
+    /// one arrival per cycle at most, probability `rate`.
+    fn next_gap(&mut self, u: NodeId) -> u64 {
+        let p = self.scenario.traffic.rate;
+        let rng = &mut self.rngs[u as usize];
+        if p >= 1.0 {
+            return 1;
+        }
+        let x: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+        (x.ln() / (1.0 - p).ln()).floor() as u64 + 1
+    }
+
+    /// Queues a message at its source NI; returns its number. `tree` forces a
+    /// class, otherwise the DSTM policy chooses.
+    pub fn submit(
+        &mut self,
+        source: NodeId,
+        mut dests: Vec<NodeId>,
+        length: u32,
+        tree: Option<usize>,
+    ) -> InputResult<u32> {
+        dests.sort_unstable();
+        dests.dedup();
+        let class = match tree {
+            Some(t) if t < self.trees.len() => t,
+            Some(t) => {
+                return Err(InputError::new(
+                    "tree",
+                    t,
+                    format!("0 to {}", self.trees.len() - 1),
+                ))
+            }
+            None if dests.len() == 1 => policy::unicast_tree(&self.trees, source, dests[0]),
+            None => policy::multicast_tree(self.trees.len(), &mut self.rngs[source as usize]),
+        };
+        let heads = encode(&self.trees[class], source, &dests, class as u8)?;
+        let heads = heads.iter().map(|h| self.fmt.head(*h)).collect();
+        let id = self.msgs.len() as u32;
+        let nd = dests.len();
+        self.msgs.push(Message {
+            source,
+            dests,
+            length,
+            class: class as u8,
+            heads,
+            created: self.cycle(),
+            injected: u64::MAX,
+            delivered: vec![u64::MAX; nd],
+            done_count: 0,
+        });
+        self.incomplete += 1;
+        let ni = &mut self.nis[source as usize];
+        ni.queue.push_back(id);
+        if !ni.busy {
+            ni.busy = true;
+            self.busy.push(source);
+        }
+        Ok(id)
+    }
+
+    fn generate(&mut self) {
+        let now = self.cycle();
+        if now >= self.gen_until {
+            return;
+        }
+        while let Some(&Reverse((t, u))) = self.arrivals.peek() {
+            if t > now {
+                break;
+            }
+            self.arrivals.pop();
+            let tr = self.scenario.traffic.clone();
+            let n = self.v.topo.nodes();
+            let rng = &mut self.rngs[u as usize];
+            let multicast = rng.gen_bool(tr.multicast_fraction);
+            let count = if multicast {
+                rng.gen_range(self.v.dest_range.0..=self.v.dest_range.1)
+            } else {
+                1
+            };
+            let dests: Vec<NodeId> =
+                rand::seq::index::sample(rng, (n - 1) as usize, count as usize)
+                    .into_iter()
+                    .map(|i| {
+                        if i as u32 >= u {
+                            i as u32 + 1
+                        } else {
+                            i as u32
+                        }
+                    })
+                    .collect();
+            self.submit(u, dests, tr.length, None)
+                .expect("generated messages are valid");
+            let gap = self.next_gap(u);
+            self.arrivals.push(Reverse((now + gap, u)));
+        }
+        while self.script_next < self.v.scripted.len()
+            && self.v.scripted[self.script_next].cycle <= now
+        {
+            let m = self.v.scripted[self.script_next].clone();
+            self.script_next += 1;
+            self.submit(m.source, m.dests, m.length, m.tree)
+                .expect("validated scripted message");
+        }
+    }
+
+    /// Advances one clock cycle.
+    pub fn step(&mut self) {
+        self.generate();
+        // NIs with a flit on offer wake their router.
+        for k in 0..self.busy.len() {
+            let u = self.busy[k];
+            if self.nis[u as usize].senders.iter().any(|s| s.out_valid) {
+                self.fabric.wake(u);
+            }
+        }
+        let nis = &self.nis;
+        let local = |r: u32| {
+            let mut lp = LocalPort::default();
+            for (k, s) in nis[r as usize].senders.iter().enumerate() {
+                lp.inj_flit[k] = s.out_flit;
+                lp.inj_valid[k] = s.out_valid;
+                lp.inj_msg[k] = s.out_msg;
+            }
+            lp.cons_ready = [true; crate::config::MAX_LOCAL];
+            lp
+        };
+        let kinds = &mut self.error_kinds;
+        self.fabric.evaluate(&local, &mut |_, act, _, _, _| {
+            // Several inputs may fail in one cycle; the register keeps the
+            // last code, the statistics count each.
+            for &c in act.err_codes.iter().filter(|&&c| c != 0) {
+                *kinds.entry(c).or_insert(0) += 1;
+            }
+        });
+        self.consume();
+        self.send();
+        self.fabric.commit();
+    }
+
+    /// Sinks: every valid consumption output moves into its NI this edge.
+    fn consume(&mut self) {
+        let now = self.cycle();
+        let (w0, w1) = self.window();
+        let in_window = now >= w0 && now < w1;
+        let nc = self.v.params.consumption;
+        for idx in 0..self.fabric.active().len() {
+            let r = self.fabric.active()[idx];
+            for c in 0..nc {
+                let o = consumption_output(c as u8);
+                let out = self.fabric.state[r as usize].out[o];
+                if !out.valid {
+                    continue;
+                }
+                let sh = self.fabric.shadow[r as usize].out[o];
+                self.sink(r, c, out.flit, sh, now);
+                if in_window && matches!(flit::kind(out.flit), Kind::Body | Kind::Tail) {
+                    self.window_flits += 1;
+                }
+            }
+        }
+    }
+
+    fn sink(&mut self, node: NodeId, c: usize, f: flit::Flit, _shadow: u32, now: u64) {
+        let state = self.nis[node as usize].sinks[c];
+        let kind = flit::kind(f);
+        let next = match (state, kind) {
+            (SinkState::Expect, Kind::Body) => match self.resolve(flit::payload(f)) {
+                Some(m) => match self.msgs[m as usize].dests.binary_search(&node) {
+                    Ok(di) if self.msgs[m as usize].delivered[di] == u64::MAX => {
+                        SinkState::Receiving { msg: m, index: 1 }
+                    }
+                    Ok(_) => {
+                        self.score.duplicates += 1;
+                        SinkState::Skipping
+                    }
+                    Err(_) => {
+                        self.score.misdelivered += 1;
+                        SinkState::Skipping
+                    }
+                },
+                None => {
+                    self.score.corrupted += 1;
+                    SinkState::Skipping
+                }
+            },
+            (SinkState::Expect, Kind::Tail) => {
+                self.score.truncated += 1;
+                SinkState::Expect
+            }
+            (SinkState::Receiving { msg, index }, Kind::Body | Kind::Tail) => {
+                let m = &self.msgs[msg as usize];
+                let tag = msg as u64 & self.fmt.payload_mask();
+                let want = flit::payload_word(tag, index) & self.fmt.payload_mask();
+                let is_tail = kind == Kind::Tail;
+                let last = index + 1 == m.length;
+                if flit::payload(f) != want || is_tail != last {
+                    if is_tail {
+                        self.score.truncated += 1;
+                        SinkState::Expect
+                    } else {
+                        self.score.corrupted += 1;
+                        SinkState::Skipping
+                    }
+                } else if is_tail {
+                    let m = &mut self.msgs[msg as usize];
+                    let di = m.dests.binary_search(&node).expect("checked at identity");
+                    m.delivered[di] = now + 1;
+                    m.done_count += 1;
+                    if m.complete() {
+                        self.incomplete -= 1;
+                    }
+                    SinkState::Expect
+                } else {
+                    SinkState::Receiving {
+                        msg,
+                        index: index + 1,
+                    }
+                }
+            }
+            (SinkState::Skipping, Kind::Tail) => SinkState::Expect,
+            (SinkState::Skipping, _) => SinkState::Skipping,
+            // Routers strip every HEAD before a consumption channel; one here,
+            // or a reserved kind, is a corrupted worm.
+            (_, Kind::Head | Kind::Reserved) => {
+                self.score.corrupted += 1;
+                SinkState::Skipping
+            }
+        };
+        self.nis[node as usize].sinks[c] = next;
+    }
+
+    /// Maps a payload tag back to a message number: the newest message
+    /// with that tag (tags wrap at the payload width).
+    fn resolve(&self, tag: u64) -> Option<u32> {
+        let mask = self.fmt.payload_mask();
+        let n = self.msgs.len() as u64;
+        if tag >= n && tag > mask {
+            return None;
+        }
+        let period = mask + 1;
+        let mut m = tag;
+        while m + period < n {
+            m += period;
+        }
+        (m < n).then_some(m as u32)
+    }
+
+    /// Senders: hand flits to the injection FIFOs.
+    fn send(&mut self) {
+        let now = self.cycle();
+        let startup = self.scenario.timing.startup_cycles;
+        let mut k = 0;
+        while k < self.busy.len() {
+            let u = self.busy[k] as usize;
+            let ni = &mut self.nis[u];
+            for (ch, s) in ni.senders.iter_mut().enumerate() {
+                if s.out_valid && self.fabric.state[u].inp[4 + ch].ready {
+                    let m = &mut self.msgs[s.out_msg as usize];
+                    if m.injected == u64::MAX {
+                        m.injected = now + 1;
+                    }
+                    s.out_valid = false;
+                }
+                if s.out_valid {
+                    continue;
+                }
+                if s.state == SendState::Idle {
+                    if let Some(m) = ni.queue.pop_front() {
+                        s.msg = m;
+                        s.state = SendState::Startup {
+                            until: now + startup,
+                        };
+                    }
+                }
+                if let SendState::Startup { until } = s.state {
+                    if now >= until {
+                        s.state = SendState::Sending { next: 0 };
+                    }
+                }
+                if let SendState::Sending { next } = s.state {
+                    let m = &self.msgs[s.msg as usize];
+                    let tag = s.msg as u64 & self.fmt.payload_mask();
+                    s.out_flit = message_flit(&self.fmt, &m.heads, m.length, tag, next);
+                    s.out_valid = true;
+                    s.out_msg = s.msg;
+                    s.state = if next + 1 == m.total_flits() {
+                        SendState::Idle
+                    } else {
+                        SendState::Sending { next: next + 1 }
+                    };
+                }
+            }
+            if ni.idle() {
+                ni.busy = false;
+                self.busy.swap_remove(k);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// Runs the deadlock detector if an input has been blocked long enough.
+    /// Returns true on deadlock.
+    pub fn check_deadlock(&mut self) -> bool {
+        let th = self.scenario.run.deadlock_threshold;
+        let blocked = self.fabric.long_blocked(th);
+        if blocked.is_empty() {
+            return false;
+        }
+        if let Some(d) = self.fabric.find_deadlock() {
+            self.deadlock = Some(d);
+            return true;
+        }
+        for (r, i) in blocked {
+            if self
+                .seen_blocks
+                .insert((r, i, self.fabric.last_move[r as usize][i]))
+            {
+                self.long_blocks += 1;
+            }
+        }
+        false
+    }
+
+    /// Runs warm-up, measurement and drain. `observe` is called after each
+    /// clock edge (VCD, progress); returning false stops the run early, and
+    /// the report still covers what was simulated.
+    pub fn run(&mut self, observe: &mut dyn FnMut(&Network) -> bool) -> stats::Report {
+        let wall = std::time::Instant::now();
+        let (_, w1) = self.window();
+        let end = w1 + self.scenario.run.drain_cycles;
+        let check = (self.scenario.run.deadlock_threshold / 2).max(8);
+        self.stop_reason = "end of drain".into();
+        while self.cycle() < end {
+            self.step();
+            if !observe(self) {
+                self.stop_reason = "interrupted".into();
+                break;
+            }
+            let now = self.cycle();
+            if now.is_multiple_of(check) && self.check_deadlock() {
+                self.stop_reason = "deadlock".into();
+                break;
+            }
+            if now >= w1 && self.all_done() {
+                self.stop_reason = "drained".into();
+                break;
+            }
+        }
+        stats::Report::build(self, wall.elapsed().as_secs_f64())
+    }
+
+    /// Every submitted message delivered and no flit left anywhere.
+    pub fn all_done(&self) -> bool {
+        self.incomplete == 0 && self.network_empty()
+    }
+
+    /// No NI has work and no router holds a flit.
+    pub fn network_empty(&self) -> bool {
+        self.busy.is_empty() && self.fabric.active().is_empty()
+    }
+}

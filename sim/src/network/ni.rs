@@ -1,0 +1,101 @@
+//! The network interface of one node (ARCHITECTURE §4): an injection queue,
+//! the start-up latency, one sender per injection channel, and one sink per
+//! consumption channel that checks every flit against the scoreboard.
+//!
+//! The sender is a registered output like a router's: `out_flit/out_valid`
+//! move into the router's injection FIFO when that FIFO's `ready` is 1.
+
+use crate::flit::{Flit, FlitFormat};
+use std::collections::VecDeque;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SendState {
+    Idle,
+    /// Paying the start-up latency until this cycle.
+    Startup {
+        until: u64,
+    },
+    /// Next flit index to load.
+    Sending {
+        next: u32,
+    },
+}
+
+/// One injection channel.
+#[derive(Debug, Clone)]
+pub struct Sender {
+    pub state: SendState,
+    pub msg: u32,
+    pub out_flit: Flit,
+    pub out_valid: bool,
+    pub out_msg: u32,
+}
+
+impl Default for Sender {
+    fn default() -> Self {
+        Sender {
+            state: SendState::Idle,
+            msg: u32::MAX,
+            out_flit: 0,
+            out_valid: false,
+            out_msg: u32::MAX,
+        }
+    }
+}
+
+/// One consumption channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SinkState {
+    /// The next data flit must be the identity BODY.
+    #[default]
+    Expect,
+    /// Receiving message `msg`; `index` data flits seen so far.
+    Receiving { msg: u32, index: u32 },
+    /// A damaged worm: ignore up to its TAIL.
+    Skipping,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Ni {
+    pub queue: VecDeque<u32>,
+    pub senders: Vec<Sender>,
+    pub sinks: Vec<SinkState>,
+    /// On the list of busy NIs.
+    pub busy: bool,
+}
+
+impl Ni {
+    pub fn new(injection: usize, consumption: usize) -> Ni {
+        Ni {
+            queue: VecDeque::new(),
+            senders: vec![Sender::default(); injection],
+            sinks: vec![SinkState::Expect; consumption],
+            busy: false,
+        }
+    }
+
+    pub fn idle(&self) -> bool {
+        self.queue.is_empty()
+            && self
+                .senders
+                .iter()
+                .all(|s| s.state == SendState::Idle && !s.out_valid)
+    }
+}
+
+/// Flit `idx` of a message: its HEADs, the identity BODY (the tag), payload
+/// BODYs, the TAIL.
+pub fn message_flit(fmt: &FlitFormat, heads: &[Flit], length: u32, tag: u64, idx: u32) -> Flit {
+    let h = heads.len() as u32;
+    if idx < h {
+        return heads[idx as usize];
+    }
+    let d = idx - h;
+    if d == 0 {
+        fmt.body(tag)
+    } else if d + 1 < length {
+        fmt.body(crate::flit::payload_word(tag, d))
+    } else {
+        fmt.tail(crate::flit::payload_word(tag, d))
+    }
+}

@@ -1,0 +1,293 @@
+//! Run statistics: the report `wormcast run` prints and writes as JSON.
+//!
+//! Latency of a message = cycles from its creation at the source NI (so
+//! source queueing and the start-up latency are included, as in paper 000
+//! §6) to the consumption of its TAIL at the last destination. Only messages
+//! created inside the measurement window count. Accepted throughput is data
+//! flits consumed at destinations inside the window, per node per cycle.
+
+use super::Network;
+use crate::fabric::deadlock::WaitingWorm;
+use crate::router::RouterError;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct LatencyStats {
+    pub count: u64,
+    pub mean: f64,
+    pub p50: u64,
+    pub p99: u64,
+    pub max: u64,
+}
+
+impl LatencyStats {
+    pub fn of(mut v: Vec<u64>) -> LatencyStats {
+        if v.is_empty() {
+            return LatencyStats::default();
+        }
+        v.sort_unstable();
+        let pct = |p: f64| v[(((v.len() - 1) as f64) * p).round() as usize];
+        LatencyStats {
+            count: v.len() as u64,
+            mean: v.iter().sum::<u64>() as f64 / v.len() as f64,
+            p50: pct(0.5),
+            p99: pct(0.99),
+            max: *v.last().unwrap(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub topology: String,
+    pub construction: String,
+    pub seed: u64,
+    /// Cycles simulated.
+    pub cycles: u64,
+    pub stop_reason: String,
+    pub warmup_cycles: u64,
+    pub window_cycles: u64,
+    pub injected_messages: u64,
+    pub delivered_messages: u64,
+    /// Messages never fully delivered although the network ran empty.
+    pub lost_messages: u64,
+    /// Messages still in flight or queued when the run stopped.
+    pub unfinished_messages: u64,
+    pub duplicate_deliveries: u64,
+    pub misdelivered: u64,
+    pub corrupted_flits: u64,
+    pub truncated_messages: u64,
+    pub router_errors: u64,
+    pub router_errors_by_kind: BTreeMap<String, u64>,
+    pub deadlock: bool,
+    pub deadlock_cycle: Vec<WaitingWorm>,
+    pub long_blocks: u64,
+    pub latency_mean_cycles: f64,
+    pub latency_p99_cycles: u64,
+    pub latency: LatencyStats,
+    pub latency_unicast: LatencyStats,
+    pub latency_multicast: LatencyStats,
+    /// Creation to first flit in the router (queueing + start-up).
+    pub source_wait_mean_cycles: f64,
+    pub offered_messages_per_node_cycle: f64,
+    pub accepted_messages_per_node_cycle: f64,
+    pub throughput_flits_per_node_cycle: f64,
+    /// Per source, messages completed in the window per cycle: min and median.
+    pub source_throughput_min: f64,
+    pub source_throughput_median: f64,
+    pub link_utilisation_mean: f64,
+    pub link_utilisation_max: f64,
+    pub saturated: bool,
+    pub wall_seconds: f64,
+    /// Simulated routers × cycles per wall-clock second.
+    pub router_cycles_per_second: f64,
+    /// Router next-state evaluations actually executed (idle routers skipped).
+    pub router_steps: u64,
+}
+
+impl Report {
+    pub fn build(net: &Network, wall: f64) -> Report {
+        let (w0, w1) = net.window();
+        let cycles = net.cycle();
+        let n = net.v.topo.nodes() as u64;
+        let win = w1.min(cycles).saturating_sub(w0).max(1);
+        let mut all = Vec::new();
+        let mut uni = Vec::new();
+        let mut multi = Vec::new();
+        let mut waits = Vec::new();
+        let mut offered = 0u64;
+        let mut per_source = vec![0u64; n as usize];
+        let mut accepted = 0u64;
+        for m in &net.msgs {
+            if let Some(f) = m.finished() {
+                if f >= w0 && f < w1 {
+                    accepted += 1;
+                    per_source[m.source as usize] += 1;
+                }
+            }
+            if m.created < w0 || m.created >= w1 {
+                continue;
+            }
+            offered += 1;
+            if m.injected != u64::MAX {
+                waits.push(m.injected - m.created);
+            }
+            if let Some(f) = m.finished() {
+                let l = f - m.created;
+                all.push(l);
+                if m.is_multicast() {
+                    multi.push(l)
+                } else {
+                    uni.push(l)
+                }
+            }
+        }
+        let latency = LatencyStats::of(all);
+        per_source.sort_unstable();
+        let delivered = net.msgs.iter().filter(|m| m.complete()).count() as u64;
+        let unfinished = net.msgs.len() as u64 - delivered;
+        let empty = net.network_empty();
+        let mut errs = BTreeMap::new();
+        let mut router_errors = 0u64;
+        for s in &net.fabric.state {
+            router_errors += s.err_count as u64;
+        }
+        for (code, count) in net.error_kinds.iter() {
+            if let Some(e) = RouterError::from_code(*code) {
+                errs.insert(e.name().to_string(), *count);
+            }
+        }
+        let links: Vec<f64> = (0..n as usize)
+            .flat_map(|r| {
+                (0..4)
+                    .filter(move |&d| net.fabric.downstream[r][d].is_some())
+                    .map(move |d| (r, d))
+            })
+            .map(|(r, d)| net.fabric.sent[r][d] as f64 / cycles.max(1) as f64)
+            .collect();
+        let offered_rate = offered as f64 / (n * win) as f64;
+        let accepted_rate = accepted as f64 / (n * win) as f64;
+        Report {
+            topology: net.v.topo.to_string(),
+            construction: net.v.construction.to_string(),
+            seed: net.scenario.traffic.seed,
+            cycles,
+            stop_reason: net.stop_reason.clone(),
+            warmup_cycles: w0,
+            window_cycles: w1 - w0,
+            injected_messages: net.msgs.iter().filter(|m| m.injected != u64::MAX).count() as u64,
+            delivered_messages: delivered,
+            lost_messages: if empty { unfinished } else { 0 },
+            unfinished_messages: if empty { 0 } else { unfinished },
+            duplicate_deliveries: net.score.duplicates,
+            misdelivered: net.score.misdelivered,
+            corrupted_flits: net.score.corrupted,
+            truncated_messages: net.score.truncated,
+            router_errors,
+            router_errors_by_kind: errs,
+            deadlock: net.deadlock.is_some(),
+            deadlock_cycle: net.deadlock.clone().unwrap_or_default(),
+            long_blocks: net.long_blocks,
+            latency_mean_cycles: latency.mean,
+            latency_p99_cycles: latency.p99,
+            latency,
+            latency_unicast: LatencyStats::of(uni),
+            latency_multicast: LatencyStats::of(multi),
+            source_wait_mean_cycles: if waits.is_empty() {
+                0.0
+            } else {
+                waits.iter().sum::<u64>() as f64 / waits.len() as f64
+            },
+            offered_messages_per_node_cycle: offered_rate,
+            accepted_messages_per_node_cycle: accepted_rate,
+            throughput_flits_per_node_cycle: net.window_flits as f64 / (n * win) as f64,
+            source_throughput_min: per_source.first().copied().unwrap_or(0) as f64 / win as f64,
+            source_throughput_median: per_source.get(per_source.len() / 2).copied().unwrap_or(0)
+                as f64
+                / win as f64,
+            link_utilisation_mean: if links.is_empty() {
+                0.0
+            } else {
+                links.iter().sum::<f64>() / links.len() as f64
+            },
+            link_utilisation_max: links.iter().copied().fold(0.0, f64::max),
+            saturated: offered > 0 && (accepted as f64) < 0.95 * offered as f64,
+            wall_seconds: wall,
+            router_cycles_per_second: if wall > 0.0 {
+                (n * cycles) as f64 / wall
+            } else {
+                0.0
+            },
+            router_steps: net.fabric.router_steps,
+        }
+    }
+
+    /// Human-readable summary.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        use std::fmt::Write;
+        let _ = writeln!(
+            s,
+            "wormcast run: {} {}, seed {}",
+            self.topology, self.construction, self.seed
+        );
+        let _ = writeln!(
+            s,
+            "  cycles simulated      {} ({}; warm-up {}, window {})",
+            self.cycles, self.stop_reason, self.warmup_cycles, self.window_cycles
+        );
+        let _ = writeln!(
+            s,
+            "  messages              {} injected, {} delivered, {} lost, {} unfinished",
+            self.injected_messages,
+            self.delivered_messages,
+            self.lost_messages,
+            self.unfinished_messages
+        );
+        let _ = writeln!(
+            s,
+            "  scoreboard            {} duplicates, {} misdelivered, {} corrupted, {} truncated",
+            self.duplicate_deliveries,
+            self.misdelivered,
+            self.corrupted_flits,
+            self.truncated_messages
+        );
+        let _ = writeln!(s, "  router errors         {}", self.router_errors);
+        let _ = writeln!(
+            s,
+            "  deadlock              {}{}",
+            if self.deadlock { "YES" } else { "no" },
+            if self.long_blocks > 0 {
+                format!(" ({} long blocks)", self.long_blocks)
+            } else {
+                String::new()
+            }
+        );
+        for (name, l) in [
+            ("all", &self.latency),
+            ("unicast", &self.latency_unicast),
+            ("multicast", &self.latency_multicast),
+        ] {
+            let _ = writeln!(
+                s,
+                "  latency {:<10}    n={} mean {:.1} p50 {} p99 {} max {} cycles",
+                name, l.count, l.mean, l.p50, l.p99, l.max
+            );
+        }
+        let _ = writeln!(
+            s,
+            "  offered / accepted    {:.5} / {:.5} msgs/node/cycle{}",
+            self.offered_messages_per_node_cycle,
+            self.accepted_messages_per_node_cycle,
+            if self.saturated { "  SATURATED" } else { "" }
+        );
+        let _ = writeln!(s, "  throughput            {:.4} flits/node/cycle (per-source msgs/cycle min {:.5}, median {:.5})", self.throughput_flits_per_node_cycle, self.source_throughput_min, self.source_throughput_median);
+        let _ = writeln!(
+            s,
+            "  link utilisation      mean {:.3}, max {:.3}",
+            self.link_utilisation_mean, self.link_utilisation_max
+        );
+        let _ = writeln!(
+            s,
+            "  speed                 {:.2} s wall, {:.1} M router-cycles/s",
+            self.wall_seconds,
+            self.router_cycles_per_second / 1e6
+        );
+        for w in &self.deadlock_cycle {
+            let _ = writeln!(
+                s,
+                "  deadlock: router {:?} {} msg {:?} [{}; {}] waits for router {:?} {} msg {:?}",
+                w.router,
+                w.input,
+                w.message,
+                w.state,
+                w.head_flit,
+                w.waits_for_router,
+                w.waits_for_input,
+                w.waits_for_message
+            );
+        }
+        s
+    }
+}

@@ -1,0 +1,373 @@
+//! The native cycle model of the wormcast router (ARCHITECTURE §3, paper 000
+//! §3): header decode, atomic all-or-nothing reservation, replication with
+//! coordinated flow control, consumption channels per class.
+//!
+//! RTL style: [`RouterState`] holds exactly the registers the RTL has, with
+//! the same names; [`step`] is the pure next-state function of (configuration,
+//! registers, inputs); the caller commits by swapping states. Outputs are
+//! registers only (`out[o].flit/valid`, `inp[i].ready`), so no combinational
+//! path runs from a router's inputs to its outputs and any fabric, wrap links
+//! included, is free of combinational loops.
+//!
+//! Link protocol (valid/ready, both registered): a flit moves across a link at
+//! a clock edge when the upstream `out.valid` and the downstream `inp.ready`
+//! are both 1. `ready` is 1 when the FIFO has room for one more flit after the
+//! edge, whatever happens next cycle, so it never over-commits. With depth ≥ 2
+//! a stream moves one flit per cycle; depth 1 halves that.
+//!
+//! Timing per hop (checked by tests): a BODY/TAIL flit takes 2 cycles (link
+//! register, then input FIFO to output register); the first HEAD of a worm at
+//! a router that is not its target takes 3 (one more cycle for arbitration);
+//! trailing HEADs take 2.
+
+pub mod arbiter;
+pub mod error;
+pub mod fifo;
+pub mod routing;
+
+use crate::config::{RouterConfig, RouterParams, MAX_INPUTS, MAX_OUTPUTS};
+use crate::flit::{self, Flit, Kind};
+pub use error::RouterError;
+pub use fifo::Fifo;
+
+/// Marker for "no input owns this output".
+pub const NO_OWNER: u8 = 0xFF;
+
+/// Input state machine (`in_state` register).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum InState {
+    /// No worm; the next flit must be a HEAD.
+    #[default]
+    Idle = 0,
+    /// A worm holds `reserved`.
+    Active = 1,
+    /// A malformed worm: drop flits up to the TAIL, which releases `reserved`.
+    Discard = 2,
+}
+
+/// Registers of one input port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InputRegs {
+    pub fifo: Fifo,
+    pub state: InState,
+    /// Outputs held by the current worm, bit `o` = output `o`.
+    pub reserved: u8,
+    /// Class of the current worm.
+    pub class: u8,
+    /// Registered ready to the upstream sender.
+    pub ready: bool,
+}
+
+/// Registers of one output port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputRegs {
+    pub flit: Flit,
+    pub valid: bool,
+    /// Input that holds this output, or [`NO_OWNER`].
+    pub owner: u8,
+}
+
+impl Default for OutputRegs {
+    fn default() -> Self {
+        OutputRegs {
+            flit: 0,
+            valid: false,
+            owner: NO_OWNER,
+        }
+    }
+}
+
+/// All registers of one router.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouterState {
+    pub inp: [InputRegs; MAX_INPUTS],
+    pub out: [OutputRegs; MAX_OUTPUTS],
+    /// Arbiter: the input with the highest priority.
+    pub prio: u8,
+    /// Malformed worms seen (saturating).
+    pub err_count: u16,
+    /// Code of the last malformed case, see [`RouterError`].
+    pub err_code: u8,
+}
+
+impl RouterState {
+    /// Reset values.
+    pub fn reset() -> RouterState {
+        let mut s = RouterState {
+            inp: [InputRegs::default(); MAX_INPUTS],
+            out: [OutputRegs::default(); MAX_OUTPUTS],
+            prio: 0,
+            err_count: 0,
+            err_code: 0,
+        };
+        for i in s.inp.iter_mut() {
+            i.ready = true;
+        }
+        s
+    }
+
+    /// True when the router holds no flit and no reservation, so its next
+    /// state equals its state unless a flit arrives: the kernel skips it.
+    pub fn quiescent(&self, p: &RouterParams) -> bool {
+        self.inp[..p.inputs()]
+            .iter()
+            .all(|i| i.fifo.is_empty() && i.state == InState::Idle)
+            && self.out[..p.outputs()].iter().all(|o| !o.valid)
+    }
+}
+
+/// What a router sees from its neighbours in a cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RouterInputs {
+    /// Per input: the upstream `out.flit` / `out.valid`.
+    pub flit: [Flit; MAX_INPUTS],
+    pub valid: [bool; MAX_INPUTS],
+    /// Per output: the downstream `inp.ready`.
+    pub ready: [bool; MAX_OUTPUTS],
+}
+
+/// Side information about one cycle, for statistics and the simulator's
+/// shadow bookkeeping; not part of the hardware.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Activity {
+    /// Inputs whose FIFO head left this cycle (forwarded, stripped or dropped).
+    pub popped: u8,
+    /// Inputs that accepted a flit from upstream.
+    pub pushed: u8,
+    /// Per output: the input whose flit was loaded into it, or [`NO_OWNER`].
+    pub loaded_from: [u8; MAX_OUTPUTS],
+    /// Outputs whose flit left (downstream accepted).
+    pub sent: u8,
+    /// Inputs granted a reservation this cycle.
+    pub granted: u8,
+    /// Errors raised this cycle (bit per input).
+    pub errors: u8,
+    /// Per input: the error code raised this cycle (0 = none).
+    pub err_codes: [u8; MAX_INPUTS],
+}
+
+/// What an input wants this cycle, decided from its FIFO head.
+enum Action {
+    None,
+    /// Idle input with a first HEAD: request these outputs; `strip` if the
+    /// HEAD is for this router.
+    Request {
+        mask: u8,
+        strip: bool,
+        class: u8,
+    },
+    /// Send `flit` to exactly these outputs (all must accept), then pop.
+    /// `release` frees the reservation (TAIL).
+    Send {
+        flit: Flit,
+        outs: u8,
+        release: bool,
+    },
+    /// Drop the head flit; `release_idle` returns to Idle.
+    Drop {
+        to_idle: bool,
+    },
+    /// Malformed: count `err`, drop the head flit, go to Discard (or stay
+    /// Idle for a TAIL at an idle input).
+    Error {
+        err: RouterError,
+        to_idle: bool,
+    },
+}
+
+/// The next-state function. `next` receives the registers after the clock
+/// edge; the returned [`Activity`] describes what moved.
+pub fn step(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    cur: &RouterState,
+    io: &RouterInputs,
+    next: &mut RouterState,
+) -> Activity {
+    *next = *cur;
+    let n_in = p.inputs();
+    let n_out = p.outputs();
+    let mut act = Activity {
+        loaded_from: [NO_OWNER; MAX_OUTPUTS],
+        ..Activity::default()
+    };
+
+    // Output registers: a flit leaves when downstream is ready; an output can
+    // take a new flit at this edge if it is empty or its flit leaves now.
+    let mut can_load = 0u8;
+    for o in 0..n_out {
+        let r = &cur.out[o];
+        if r.valid && io.ready[o] {
+            act.sent |= 1 << o;
+            next.out[o].valid = false;
+        }
+        if !r.valid || io.ready[o] {
+            can_load |= 1 << o;
+        }
+    }
+
+    // Decide every input's action from its current FIFO head.
+    let mut requests = [0u8; MAX_INPUTS];
+    let mut strips = 0u8;
+    let mut classes = [0u8; MAX_INPUTS];
+    for i in 0..n_in {
+        let r = &cur.inp[i];
+        let action = match r.fifo.peek() {
+            None => Action::None,
+            Some(f) => decide(cfg, p, i, r, f),
+        };
+        match action {
+            Action::None => {}
+            Action::Request { mask, strip, class } => {
+                requests[i] = mask;
+                classes[i] = class;
+                if strip {
+                    strips |= 1 << i;
+                }
+            }
+            Action::Send {
+                flit,
+                outs,
+                release,
+            } => {
+                if outs & can_load == outs {
+                    for o in 0..n_out {
+                        if outs >> o & 1 == 1 {
+                            next.out[o].flit = flit;
+                            next.out[o].valid = true;
+                            act.loaded_from[o] = i as u8;
+                        }
+                    }
+                    next.inp[i].fifo.pop();
+                    act.popped |= 1 << i;
+                    if release {
+                        release_all(next, i, r.reserved, n_out);
+                    }
+                }
+            }
+            Action::Drop { to_idle } => {
+                next.inp[i].fifo.pop();
+                act.popped |= 1 << i;
+                if to_idle {
+                    next.inp[i].state = InState::Idle;
+                }
+            }
+            Action::Error { err, to_idle } => {
+                next.inp[i].fifo.pop();
+                act.popped |= 1 << i;
+                act.errors |= 1 << i;
+                act.err_codes[i] = err.code();
+                next.inp[i].state = if to_idle {
+                    InState::Idle
+                } else {
+                    InState::Discard
+                };
+                next.err_count = next.err_count.saturating_add(1);
+                next.err_code = err.code();
+            }
+        }
+    }
+
+    // Atomic reservation among idle inputs with a request.
+    let owned = (0..n_out).fold(0u8, |m, o| m | ((cur.out[o].owner != NO_OWNER) as u8) << o);
+    let arb = arbiter::arbitrate(&requests[..n_in], owned, cur.prio);
+    next.prio = arb.prio;
+    for i in 0..n_in {
+        if arb.granted >> i & 1 == 1 {
+            let mask = requests[i];
+            act.granted |= 1 << i;
+            next.inp[i].state = InState::Active;
+            next.inp[i].reserved = mask;
+            next.inp[i].class = classes[i];
+            for o in 0..n_out {
+                if mask >> o & 1 == 1 {
+                    next.out[o].owner = i as u8;
+                }
+            }
+            if strips >> i & 1 == 1 {
+                next.inp[i].fifo.pop();
+                act.popped |= 1 << i;
+            }
+        }
+    }
+
+    // Accept flits from upstream, then register ready for the next cycle.
+    for i in 0..n_in {
+        if io.valid[i] && cur.inp[i].ready {
+            next.inp[i].fifo.push(io.flit[i], p.depth);
+            act.pushed |= 1 << i;
+        }
+        next.inp[i].ready = next.inp[i].fifo.len() < p.depth;
+    }
+    act
+}
+
+fn release_all(next: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
+    for o in 0..n_out {
+        if reserved >> o & 1 == 1 {
+            next.out[o].owner = NO_OWNER;
+        }
+    }
+    next.inp[i].reserved = 0;
+    next.inp[i].state = InState::Idle;
+}
+
+/// The per-input decision for head flit `f`.
+fn decide(cfg: &RouterConfig, p: &RouterParams, i: usize, r: &InputRegs, f: Flit) -> Action {
+    let kind = flit::kind(f);
+    match (r.state, kind) {
+        (InState::Idle, Kind::Head) => match routing::first_head(cfg, p, i, f) {
+            Ok((mask, strip, class)) => Action::Request { mask, strip, class },
+            Err(err) => Action::Error {
+                err,
+                to_idle: false,
+            },
+        },
+        (InState::Idle, Kind::Body) => Action::Error {
+            err: RouterError::BodyAtIdle,
+            to_idle: false,
+        },
+        (InState::Idle, Kind::Tail) => Action::Error {
+            err: RouterError::BodyAtIdle,
+            to_idle: true,
+        },
+        (InState::Active, Kind::Head) => match routing::trailing_head(cfg, p, r, f) {
+            Ok((out, flit)) => Action::Send {
+                flit,
+                outs: 1 << out,
+                release: false,
+            },
+            Err(err) => Action::Error {
+                err,
+                to_idle: false,
+            },
+        },
+        (InState::Active, Kind::Body) => Action::Send {
+            flit: f,
+            outs: r.reserved,
+            release: false,
+        },
+        (InState::Active, Kind::Tail) => Action::Send {
+            flit: f,
+            outs: r.reserved,
+            release: true,
+        },
+        (InState::Idle | InState::Active, Kind::Reserved) => Action::Error {
+            err: RouterError::ReservedKind,
+            to_idle: false,
+        },
+        (InState::Discard, Kind::Tail) => {
+            if r.reserved == 0 {
+                Action::Drop { to_idle: true }
+            } else {
+                Action::Send {
+                    flit: f,
+                    outs: r.reserved,
+                    release: true,
+                }
+            }
+        }
+        (InState::Discard, _) => Action::Drop { to_idle: false },
+    }
+}

@@ -1,0 +1,117 @@
+//! Header decode and the routing function (ARCHITECTURE §3 "Input port").
+//!
+//! `tree` routing (paper 000 §3.1.2, §3.2.2): a header for another node goes
+//! down into the child whose post-order range holds `Node`, else up. `S`
+//! changes no routing decision; it only makes a down-phase header that would
+//! go up detectably malformed.
+
+use super::{InputRegs, RouterError};
+use crate::config::{RouterConfig, RouterParams, RoutingKind};
+use crate::flit::{self, Flit};
+use crate::topology::Dir;
+
+/// Output index of a consumption channel.
+pub fn consumption_output(c: u8) -> usize {
+    4 + c as usize
+}
+
+fn check_class(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    input: usize,
+    class: u8,
+) -> Result<(), RouterError> {
+    if class as usize >= p.classes {
+        return Err(RouterError::BadClass);
+    }
+    // A link input carries only worms of that link's class.
+    if input < 4 && cfg.link_class[input] != Some(class) {
+        return Err(RouterError::BadClass);
+    }
+    Ok(())
+}
+
+fn link_ok(cfg: &RouterConfig, d: usize, class: u8) -> bool {
+    cfg.link_class[d] == Some(class)
+}
+
+/// First HEAD at idle input `input`: the output mask to request, whether the
+/// HEAD is stripped here, and the worm's class.
+pub fn first_head(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    input: usize,
+    f: Flit,
+) -> Result<(u8, bool, u8), RouterError> {
+    let h = flit::decode_head(f);
+    check_class(cfg, p, input, h.class)?;
+    if h.node >= cfg.node_count {
+        return Err(RouterError::NodeOutOfRange);
+    }
+    let RoutingKind::Tree = p.routing;
+    let table = &cfg.tree[h.class as usize];
+    if h.node == table.own {
+        if !h.c && h.o == 0 {
+            return Err(RouterError::NoOutput);
+        }
+        let mut mask = 0u8;
+        if h.c {
+            mask |= 1 << consumption_output(cfg.consumption_of_class[h.class as usize]);
+        }
+        for d in 0..4 {
+            if h.o >> d & 1 == 1 {
+                if !link_ok(cfg, d, h.class) {
+                    return Err(RouterError::BadLink);
+                }
+                mask |= 1 << d;
+            }
+        }
+        return Ok((mask, true, h.class));
+    }
+    let d = table.route(h.node).ok_or(RouterError::NodeOutOfRange)?;
+    if h.s && Some(d) == table.parent {
+        return Err(RouterError::DownPhaseUp);
+    }
+    if input < 4 && d.index() == input {
+        return Err(RouterError::BackToArrival);
+    }
+    if !link_ok(cfg, d.index(), h.class) {
+        return Err(RouterError::BadLink);
+    }
+    Ok((1 << d.index(), false, h.class))
+}
+
+/// A trailing HEAD at an active input: the one output it goes to and the
+/// flit to send (S set at a split point).
+pub fn trailing_head(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    r: &InputRegs,
+    f: Flit,
+) -> Result<(usize, Flit), RouterError> {
+    let h = flit::decode_head(f);
+    if h.class != r.class || h.class as usize >= p.classes {
+        return Err(RouterError::BadClass);
+    }
+    if h.node >= cfg.node_count {
+        return Err(RouterError::NodeOutOfRange);
+    }
+    let table = &cfg.tree[h.class as usize];
+    if h.node == table.own && h.s {
+        return Err(RouterError::HeadForMeAfterSplit);
+    }
+    if r.reserved.count_ones() > 1 {
+        // Split point: the reserved link below which Node lies.
+        for d in Dir::ALL {
+            if r.reserved >> d.index() & 1 == 1 && table.below(d, h.node) {
+                return Ok((d.index(), flit::set_s(f)));
+            }
+        }
+        return Err(RouterError::BelowNoBranch);
+    }
+    let o = r.reserved.trailing_zeros() as usize;
+    if o >= 4 {
+        return Err(RouterError::TrailingAtConsumer);
+    }
+    Ok((o, f))
+}

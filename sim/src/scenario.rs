@@ -1,0 +1,431 @@
+//! Scenario files (TOML) and their validation: the single definition of every
+//! run parameter, its default and its allowed range.
+//!
+//! Unknown keys are rejected by serde (`deny_unknown_fields`) with the key's
+//! name; values are checked by [`Scenario::validate`], which names the field,
+//! the value and what is allowed. `--set section.key=value` overrides are
+//! applied to the parsed TOML tree before deserialisation, so they go through
+//! exactly the same checks as the file.
+
+use crate::config::{RouterParams, RoutingKind};
+use crate::error::{InputError, InputResult};
+use crate::flit::FlitFormat;
+use crate::topology::{Dir, EdgeId, NodeId, Topology};
+use crate::trees::Named;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Scenario {
+    pub network: NetworkCfg,
+    pub timing: TimingCfg,
+    pub traffic: TrafficCfg,
+    pub run: RunCfg,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkCfg {
+    /// `torus:KxM` (DSTM needs a torus).
+    pub topology: String,
+    /// `dstm1`, `dstm2` or a method such as `+x-y/-y+x` (paper 000 §4–5).
+    pub construction: String,
+    /// Starting node R1 as `X,Y`.
+    pub r1: String,
+    /// Input buffer depth in flits.
+    pub buffer_depth: usize,
+    pub flit_width: u32,
+    pub injection_channels: usize,
+    pub consumption_channels: usize,
+    /// Faulty links as `X,Y,DIR` with DIR one of +x, -x, +y, -y.
+    pub faulty_links: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimingCfg {
+    /// Cycles the NI spends before the first flit of each message.
+    pub startup_cycles: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DestCount {
+    Fixed(u32),
+    Range([u32; 2]),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedMessage {
+    pub cycle: u64,
+    /// `X,Y`.
+    pub source: String,
+    /// List of `X,Y`.
+    pub destinations: Vec<String>,
+    /// Data flits (identity BODY ... TAIL), at least 2.
+    pub length: u32,
+    /// Force a tree (class); default: the DSTM policy.
+    #[serde(default)]
+    pub tree: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrafficCfg {
+    /// `poisson`, `scripted` or `none`.
+    pub pattern: String,
+    /// Mean message arrivals per node per cycle (Poisson).
+    pub rate: f64,
+    /// Fraction of messages that are multicasts.
+    pub multicast_fraction: f64,
+    /// Multicast destinations: a number, or `[min, max]` drawn uniformly.
+    pub destinations: DestCount,
+    /// Data flits per message (identity BODY ... TAIL), at least 2.
+    pub length: u32,
+    pub seed: u64,
+    /// Explicit messages for `pattern = "scripted"`.
+    pub messages: Vec<ScriptedMessage>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RunCfg {
+    /// Cycles before the measurement window.
+    pub warmup: u64,
+    /// Length of the measurement window.
+    pub cycles: u64,
+    /// After the window, cycles allowed for the network to drain (no new
+    /// messages); 0 stops right at the end of the window.
+    pub drain_cycles: u64,
+    /// The deadlock detector looks at an input blocked this long.
+    pub deadlock_threshold: u64,
+}
+
+impl Default for NetworkCfg {
+    fn default() -> Self {
+        NetworkCfg {
+            topology: "torus:8x8".into(),
+            construction: "dstm1".into(),
+            r1: "0,0".into(),
+            buffer_depth: 2,
+            flit_width: 32,
+            injection_channels: 1,
+            consumption_channels: 2,
+            faulty_links: Vec::new(),
+        }
+    }
+}
+
+impl Default for TimingCfg {
+    fn default() -> Self {
+        TimingCfg { startup_cycles: 10 }
+    }
+}
+
+impl Default for TrafficCfg {
+    fn default() -> Self {
+        TrafficCfg {
+            pattern: "poisson".into(),
+            rate: 0.002,
+            multicast_fraction: 0.1,
+            destinations: DestCount::Range([4, 12]),
+            length: 16,
+            seed: 1,
+            messages: Vec::new(),
+        }
+    }
+}
+
+impl Default for RunCfg {
+    fn default() -> Self {
+        RunCfg {
+            warmup: 2_000,
+            cycles: 20_000,
+            drain_cycles: 100_000,
+            deadlock_threshold: 2_000,
+        }
+    }
+}
+
+/// A traffic pattern after validation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    Poisson,
+    Scripted,
+    None,
+}
+
+/// A scripted message after validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scripted {
+    pub cycle: u64,
+    pub source: NodeId,
+    pub dests: Vec<NodeId>,
+    pub length: u32,
+    pub tree: Option<usize>,
+}
+
+/// Everything a network needs, checked.
+#[derive(Debug, Clone)]
+pub struct Validated {
+    pub topo: Topology,
+    pub construction: Named,
+    pub r1: NodeId,
+    pub params: RouterParams,
+    pub faulty: Vec<EdgeId>,
+    pub pattern: Pattern,
+    pub dest_range: (u32, u32),
+    pub scripted: Vec<Scripted>,
+}
+
+/// Applies a `key=value` override (dotted key) to a TOML tree.
+pub fn apply_set(root: &mut toml::Table, kv: &str) -> InputResult<()> {
+    let (key, val) = kv.split_once('=').ok_or_else(|| {
+        InputError::new(
+            "--set",
+            kv,
+            "expected `section.key=value`, e.g. `traffic.rate=0.01`",
+        )
+    })?;
+    let path: Vec<&str> = key.trim().split('.').collect();
+    if path.len() != 2 || path.iter().any(|p| p.is_empty()) {
+        return Err(InputError::new(
+            "--set",
+            kv,
+            "the key must be `section.key`, e.g. `traffic.rate`",
+        ));
+    }
+    // Parse the value as TOML; a bare word is taken as a string.
+    let parsed: toml::Value = match toml::from_str::<toml::Table>(&format!("v = {}", val.trim())) {
+        Ok(mut t) => t.remove("v").expect("key v"),
+        Err(_) => toml::Value::String(val.trim().to_string()),
+    };
+    let section = root
+        .entry(path[0].to_string())
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    let toml::Value::Table(section) = section else {
+        return Err(InputError::new(
+            "--set",
+            kv,
+            format!("`{}` is not a section", path[0]),
+        ));
+    };
+    section.insert(path[1].to_string(), parsed);
+    Ok(())
+}
+
+impl Scenario {
+    /// Parses a scenario from TOML text plus `--set` overrides.
+    pub fn from_toml(text: &str, sets: &[String], origin: &str) -> InputResult<Scenario> {
+        let mut root: toml::Table =
+            toml::from_str(text).map_err(|e| InputError::new(origin, e.message(), "valid TOML"))?;
+        for s in sets {
+            apply_set(&mut root, s)?;
+        }
+        Scenario::deserialize(toml::Value::Table(root)).map_err(|e| {
+            InputError::new(
+                origin,
+                e.message().trim(),
+                "the keys and value types of docs/scenario.md (sections network, timing, traffic, run)",
+            )
+        })
+    }
+
+    /// Checks every value and resolves names into typed values.
+    pub fn validate(&self) -> InputResult<Validated> {
+        let n = &self.network;
+        let topo = Topology::parse(&n.topology).map_err(|e| InputError {
+            field: "network.topology".into(),
+            ..e
+        })?;
+        if !topo.is_torus() {
+            return Err(InputError::new(
+                "network.topology",
+                &n.topology,
+                "a torus (`torus:KxM`): tree routing here needs two edge-disjoint spanning trees",
+            ));
+        }
+        let construction = Named::parse(&n.construction).map_err(|e| InputError {
+            field: "network.construction".into(),
+            ..e
+        })?;
+        let r1 = topo.parse_node(&n.r1, "network.r1")?;
+        let flit = FlitFormat::new(n.flit_width).map_err(|e| InputError {
+            field: "network.flit_width".into(),
+            ..e
+        })?;
+        let params = RouterParams {
+            flit,
+            depth: n.buffer_depth,
+            injection: n.injection_channels,
+            consumption: n.consumption_channels,
+            classes: 2,
+            routing: RoutingKind::Tree,
+        };
+        params.validate().map_err(|e| InputError {
+            field: format!("network.{}", e.field),
+            ..e
+        })?;
+        flit.check_nodes(topo.nodes()).map_err(|e| InputError {
+            field: "network.flit_width".into(),
+            ..e
+        })?;
+        let mut faulty = Vec::new();
+        for s in &n.faulty_links {
+            faulty.push(parse_link(&topo, s)?);
+        }
+        let t = &self.traffic;
+        let pattern = match t.pattern.as_str() {
+            "poisson" => Pattern::Poisson,
+            "scripted" => Pattern::Scripted,
+            "none" => Pattern::None,
+            other => {
+                return Err(InputError::new(
+                    "traffic.pattern",
+                    other,
+                    "one of poisson, scripted, none",
+                ))
+            }
+        };
+        if !(t.rate.is_finite() && (0.0..=1.0).contains(&t.rate)) {
+            return Err(InputError::new(
+                "traffic.rate",
+                t.rate,
+                "messages per node per cycle, from 0 to 1",
+            ));
+        }
+        if !(t.multicast_fraction.is_finite() && (0.0..=1.0).contains(&t.multicast_fraction)) {
+            return Err(InputError::new(
+                "traffic.multicast_fraction",
+                t.multicast_fraction,
+                "a fraction from 0 to 1",
+            ));
+        }
+        let max_d = topo.nodes() - 1;
+        let dest_range = match t.destinations {
+            DestCount::Fixed(d) => (d, d),
+            DestCount::Range([a, b]) => (a, b),
+        };
+        if dest_range.0 < 1 || dest_range.0 > dest_range.1 || dest_range.1 > max_d {
+            return Err(InputError::new(
+                "traffic.destinations",
+                format!("{:?}", t.destinations),
+                format!("a count or [min, max] with 1 <= min <= max <= {max_d} (nodes other than the source)"),
+            ));
+        }
+        check_length(t.length, "traffic.length")?;
+        let mut scripted = Vec::new();
+        for (i, m) in t.messages.iter().enumerate() {
+            let f = |k: &str| format!("traffic.messages[{i}].{k}");
+            let source = topo.parse_node(&m.source, &f("source"))?;
+            let mut dests = Vec::new();
+            for d in &m.destinations {
+                let d = topo.parse_node(d, &f("destinations"))?;
+                if d == source {
+                    return Err(InputError::new(
+                        f("destinations"),
+                        &m.source,
+                        "the source cannot be its own destination",
+                    ));
+                }
+                dests.push(d);
+            }
+            dests.sort_unstable();
+            dests.dedup();
+            if dests.is_empty() {
+                return Err(InputError::new(
+                    f("destinations"),
+                    "[]",
+                    "at least one destination",
+                ));
+            }
+            check_length(m.length, &f("length"))?;
+            if let Some(tr) = m.tree {
+                if tr >= 2 {
+                    return Err(InputError::new(f("tree"), tr, "0 or 1"));
+                }
+            }
+            scripted.push(Scripted {
+                cycle: m.cycle,
+                source,
+                dests,
+                length: m.length,
+                tree: m.tree,
+            });
+        }
+        if pattern != Pattern::Scripted && !t.messages.is_empty() {
+            return Err(InputError::new(
+                "traffic.messages",
+                t.messages.len(),
+                "explicit messages need traffic.pattern = \"scripted\"",
+            ));
+        }
+        let r = &self.run;
+        if r.cycles == 0 || r.cycles > 1_000_000_000 {
+            return Err(InputError::new("run.cycles", r.cycles, "1 to 1e9"));
+        }
+        if r.deadlock_threshold < 16 {
+            return Err(InputError::new(
+                "run.deadlock_threshold",
+                r.deadlock_threshold,
+                "at least 16 cycles",
+            ));
+        }
+        if self.timing.startup_cycles > 1_000_000 {
+            return Err(InputError::new(
+                "timing.startup_cycles",
+                self.timing.startup_cycles,
+                "0 to 1e6",
+            ));
+        }
+        Ok(Validated {
+            topo,
+            construction,
+            r1,
+            params,
+            faulty,
+            pattern,
+            dest_range,
+            scripted,
+        })
+    }
+}
+
+fn check_length(l: u32, field: &str) -> InputResult<()> {
+    if !(2..=1_000_000).contains(&l) {
+        return Err(InputError::new(
+            field,
+            l,
+            "data flits per message: 2 (identity BODY + TAIL) to 1e6",
+        ));
+    }
+    Ok(())
+}
+
+/// Parses `X,Y,DIR` into an edge.
+pub fn parse_link(topo: &Topology, s: &str) -> InputResult<EdgeId> {
+    let err = || {
+        InputError::new(
+            "network.faulty_links",
+            s,
+            "`X,Y,DIR` with DIR one of +x, -x, +y, -y",
+        )
+    };
+    let mut it = s.split(',');
+    let (x, y, d) = (
+        it.next().ok_or_else(err)?,
+        it.next().ok_or_else(err)?,
+        it.next().ok_or_else(err)?,
+    );
+    if it.next().is_some() {
+        return Err(err());
+    }
+    let node = topo.parse_node(&format!("{x},{y}"), "network.faulty_links")?;
+    let dir = Dir::ALL
+        .into_iter()
+        .find(|dd| dd.name() == d.trim())
+        .ok_or_else(err)?;
+    topo.edge(node, dir)
+        .ok_or_else(|| InputError::new("network.faulty_links", s, "a link that exists"))
+}
