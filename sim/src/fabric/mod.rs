@@ -39,6 +39,13 @@ impl Default for Shadow {
     }
 }
 
+/// A shadow register written in phase 1 and applied at the edge.
+#[derive(Debug, Clone, Copy)]
+enum ShadowSlot {
+    Out(u8),
+    Fifo(u8, u8),
+}
+
 /// Where a router's link output goes: `(router, input port)`.
 pub type LinkEnd = Option<(u32, u8)>;
 
@@ -67,7 +74,7 @@ pub struct Fabric {
     pub router_steps: u64,
     /// Shadow updates computed in phase 1, applied at the clock edge so every
     /// router reads its neighbours' shadows as they were before the edge.
-    stash: Vec<(u32, Shadow)>,
+    stash: Vec<(u32, ShadowSlot, u32)>,
 }
 
 /// What the NIs drive into a router this cycle, and what they read back.
@@ -126,14 +133,6 @@ impl Fabric {
         }
     }
 
-    fn wake_next(&mut self, r: u32) {
-        let c = self.cycle + 1;
-        if self.mark[r as usize] != c {
-            self.mark[r as usize] = c;
-            self.next_active.push(r);
-        }
-    }
-
     /// Routers stepped in the current cycle (valid between `wake`s and `tick`).
     pub fn active(&self) -> &[u32] {
         &self.active
@@ -166,53 +165,51 @@ impl Fabric {
     /// Phase 1: computes the next state of every active router. `local(r)`
     /// gives what router `r`'s NI drives. Returns nothing; call
     /// [`Fabric::commit`] after the NIs have read the current registers.
-    pub fn evaluate(
-        &mut self,
-        local: &dyn Fn(u32) -> LocalPort,
-        on_activity: &mut dyn FnMut(u32, &Activity, &RouterState, &RouterState, &Shadow),
-    ) {
-        let mut i = 0;
-        while i < self.active.len() {
-            let r = self.active[i] as usize;
-            i += 1;
+    pub fn evaluate(&mut self, local: &dyn Fn(u32) -> LocalPort, on_activity: &mut dyn FnMut(u32, &Activity, &RouterState, &RouterState)) {
+        let n_in = self.params.inputs();
+        let n_out = self.params.outputs();
+        for idx in 0..self.active.len() {
+            let r = self.active[idx] as usize;
             let lp = local(r as u32);
             let io = self.gather(r, &lp);
-            let mut nx = self.state[r];
-            let act = router::step(&self.cfg[r], &self.params, &self.state[r], &io, &mut nx);
-            self.router_steps += 1;
-            // Shadow message numbers follow the flits.
             let cur = &self.state[r];
-            let mut sh = self.shadow[r];
-            for o in 0..self.params.outputs() {
+            let nx = &mut self.next[r];
+            let act = router::step(&self.cfg[r], &self.params, cur, &io, nx);
+            self.router_steps += 1;
+            // Shadow message numbers follow the flits; staged until the edge
+            // so every router reads its neighbours' shadows from before it.
+            for o in 0..n_out {
                 let src = act.loaded_from[o];
                 if src != NO_OWNER {
                     let f = &cur.inp[src as usize].fifo;
-                    sh.out[o] = self.shadow[r].fifo[src as usize][f.rd as usize];
+                    let m = self.shadow[r].fifo[src as usize][f.rd as usize];
+                    self.stash.push((r as u32, ShadowSlot::Out(o as u8), m));
                 }
             }
-            for k in 0..self.params.inputs() {
-                if act.pushed >> k & 1 == 1 {
-                    let f = &cur.inp[k].fifo;
-                    let slot = (f.rd as usize + f.count as usize) % MAX_DEPTH;
-                    sh.fifo[k][slot] = if k < 4 {
-                        let (u, o) = self.upstream[r][k].expect("wired link");
-                        self.shadow[u as usize].out[o as usize]
-                    } else {
-                        lp.inj_msg[k - 4]
-                    };
+            if act.pushed != 0 {
+                for k in 0..n_in {
+                    if act.pushed >> k & 1 == 1 {
+                        let f = &cur.inp[k].fifo;
+                        let slot = (f.rd as usize + f.count as usize) % MAX_DEPTH;
+                        let m = if k < 4 {
+                            let (u, o) = self.upstream[r][k].expect("wired link");
+                            self.shadow[u as usize].out[o as usize]
+                        } else {
+                            lp.inj_msg[k - 4]
+                        };
+                        self.stash.push((r as u32, ShadowSlot::Fifo(k as u8, slot as u8), m));
+                    }
                 }
             }
-            on_activity(r as u32, &act, cur, &nx, &sh);
-            self.next[r] = nx;
-            self.stash.push((r as u32, sh));
-            for k in 0..self.params.inputs() {
+            on_activity(r as u32, &act, cur, &self.next[r]);
+            for k in 0..n_in {
                 if act.popped >> k & 1 == 1 || cur.inp[k].fifo.is_empty() {
                     self.last_move[r][k] = self.cycle;
                 }
             }
-            for o in 0..self.params.outputs() {
-                if act.sent >> o & 1 == 1 {
-                    self.sent[r][o] += 1;
+            if act.sent != 0 {
+                for o in 0..n_out {
+                    self.sent[r][o] += (act.sent >> o & 1) as u64;
                 }
             }
         }
@@ -220,11 +217,13 @@ impl Fabric {
 
     /// Phase 2: the clock edge.
     pub fn commit(&mut self) {
-        let stash = std::mem::take(&mut self.stash);
-        for &(r, sh) in &stash {
-            self.shadow[r as usize] = sh;
+        for &(r, slot, m) in &self.stash {
+            let sh = &mut self.shadow[r as usize];
+            match slot {
+                ShadowSlot::Out(o) => sh.out[o as usize] = m,
+                ShadowSlot::Fifo(k, i) => sh.fifo[k as usize][i as usize] = m,
+            }
         }
-        self.stash = stash;
         self.stash.clear();
         let active = std::mem::take(&mut self.active);
         for &r in &active {
@@ -233,15 +232,23 @@ impl Fabric {
         }
         for &r in &active {
             let ru = r as usize;
-            let s = self.state[ru];
+            let s = &self.state[ru];
             if !s.quiescent(&self.params) {
-                self.wake_next(r);
+                let c = self.cycle + 1;
+                if self.mark[ru] != c {
+                    self.mark[ru] = c;
+                    self.next_active.push(r);
+                }
             }
             // A flit waiting in an output register wakes the receiver.
             for d in 0..4 {
                 if s.out[d].valid {
                     if let Some((v, _)) = self.downstream[ru][d] {
-                        self.wake_next(v);
+                        let c = self.cycle + 1;
+                        if self.mark[v as usize] != c {
+                            self.mark[v as usize] = c;
+                            self.next_active.push(v);
+                        }
                     }
                 }
             }

@@ -258,7 +258,7 @@ impl Network {
             lp
         };
         let kinds = &mut self.error_kinds;
-        self.fabric.evaluate(&local, &mut |_, act, _, _, _| {
+        self.fabric.evaluate(&local, &mut |_, act, _, _| {
             // Several inputs may fail in one cycle; the register keeps the
             // last code, the statistics count each.
             for &c in act.err_codes.iter().filter(|&&c| c != 0) {

@@ -270,11 +270,17 @@ pub fn step(
     }
 
     // Atomic reservation among idle inputs with a request.
-    let owned = (0..n_out).fold(0u8, |m, o| m | ((cur.out[o].owner != NO_OWNER) as u8) << o);
-    let arb = arbiter::arbitrate(&requests[..n_in], owned, cur.prio);
+    // With no request the arbiter changes nothing (its priority is kept), so
+    // it is skipped: the common case of a router only streaming bodies.
+    let arb = if requests[..n_in].iter().any(|&m| m != 0) {
+        let owned = (0..n_out).fold(0u8, |m, o| m | ((cur.out[o].owner != NO_OWNER) as u8) << o);
+        arbiter::arbitrate(&requests[..n_in], owned, cur.prio)
+    } else {
+        arbiter::Grant { granted: 0, prio: cur.prio }
+    };
     next.prio = arb.prio;
     for i in 0..n_in {
-        if arb.granted >> i & 1 == 1 {
+        if arb.granted != 0 && arb.granted >> i & 1 == 1 {
             let mask = requests[i];
             act.granted |= 1 << i;
             next.inp[i].state = InState::Active;
