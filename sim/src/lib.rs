@@ -10,5 +10,6 @@ pub mod error;
 pub mod flit;
 pub mod topology;
 pub mod trees;
+pub mod walker;
 
 pub use error::{InputError, InputResult};
