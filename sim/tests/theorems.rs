@@ -30,7 +30,8 @@ fn dstm2(t: &Topology) -> Construction {
 fn theorem_5_1_dstm1() {
     for s in 4..=20 {
         let got = cd(s, dstm1, Fig5Split::KeepHalf);
-        assert!(got <= 2 * s - 1, "{s}x{s}: {got}");
+        let bound = 2 * s - 1;
+        assert!(got <= bound, "{s}x{s}: {got}");
         let want = if s % 2 == 1 { 2 * s - 1 } else { 2 * s - 2 };
         assert_eq!(got, want, "{s}x{s}");
     }
