@@ -14,5 +14,6 @@ pub mod router;
 pub mod scenario;
 pub mod topology;
 pub mod trees;
+pub mod walker;
 
 pub use error::{InputError, InputResult};

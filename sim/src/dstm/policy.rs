@@ -25,3 +25,66 @@ pub fn unicast_tree(trees: &[SpanningTree], s: NodeId, d: NodeId) -> usize {
 pub fn multicast_tree<R: Rng>(trees: usize, rng: &mut R) -> usize {
     rng.gen_range(0..trees)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::Topology;
+    use crate::trees::{construct, Named};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn trees(k: u32, m: u32) -> [SpanningTree; 2] {
+        let t = Topology::torus(k, m).unwrap();
+        construct(&t, &Named::Dstm1.construction(&t, 0, None))
+            .unwrap()
+            .trees
+    }
+
+    #[test]
+    fn unicast_takes_the_shorter_tree_ties_to_tree_0() {
+        let tr = trees(6, 5);
+        let n = tr[0].topo.nodes();
+        let (mut ties, mut ones) = (0, 0);
+        for s in 0..n {
+            for d in (0..n).filter(|&d| d != s) {
+                let (a, b) = (tr[0].distance(s, d), tr[1].distance(s, d));
+                let pick = unicast_tree(&tr, s, d);
+                assert_eq!(pick, if b < a { 1 } else { 0 }, "{s}->{d}");
+                assert_eq!(tr[pick].distance(s, d), a.min(b));
+                ties += (a == b) as u32;
+                ones += pick as u32;
+            }
+        }
+        // Both outcomes and ties actually occur, so the test is not vacuous.
+        assert!(ties > 0 && ones > 0);
+    }
+
+    #[test]
+    fn unicast_is_deterministic_per_pair() {
+        let tr = trees(4, 4);
+        for s in 0..16 {
+            for d in 0..16 {
+                assert_eq!(unicast_tree(&tr, s, d), unicast_tree(&tr, s, d));
+            }
+        }
+        // A single tree always gives tree 0.
+        assert_eq!(unicast_tree(&tr[..1], 0, 5), 0);
+    }
+
+    #[test]
+    fn multicast_is_seeded_and_uses_both_trees() {
+        let draw = |seed| {
+            let mut r = ChaCha8Rng::seed_from_u64(seed);
+            (0..200)
+                .map(|_| multicast_tree(2, &mut r))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(draw(1), draw(1));
+        assert_ne!(draw(1), draw(2));
+        let v = draw(7);
+        let ones = v.iter().filter(|&&t| t == 1).count();
+        assert!(v.iter().all(|&t| t < 2));
+        assert!((60..140).contains(&ones), "{ones} of 200");
+    }
+}

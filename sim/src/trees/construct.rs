@@ -208,8 +208,41 @@ fn v_miss(m: u32, r: u32, s: Sign) -> u32 {
     }
 }
 
+/// How the Fig. 5 adjustment splits a root's single line of `L` nodes (the
+/// root included, so `L − 1` nodes hang off the root on the walking side).
+///
+/// Paper 000 §4 says only that the change "is limited to the nodes on the
+/// part of the branch to be moved, i.e. a total of ⌈K/2⌉ nodes on a branch of
+/// K nodes", and Fig. 5 is lost in the OCR. The readings differ only in where
+/// the odd node goes, but that changes the combined diameter of DSTM-2 on
+/// even tori by one hop (see `docs/results/dstm-trees.md`), so the choice is
+/// explicit here. [`construct`] uses [`Fig5Split::KeepHalf`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Fig5Split {
+    /// Keep `⌊L/2⌋` nodes on the walking side and move the other `⌈L/2⌉ − 1`
+    /// (root plus moved nodes = `⌈L/2⌉` changed nodes). The default.
+    #[default]
+    KeepHalf,
+    /// Move `⌈(L−1)/2⌉` nodes: as balanced as `KeepHalf`, but for even `L`
+    /// the extra node goes to the moved (wrap-around) side.
+    MoveHalfUp,
+    /// The most literal reading: move `⌈L/2⌉` nodes (for odd `L` this leaves
+    /// the two sides two nodes apart).
+    MoveCeilL,
+}
+
 /// Builds the two trees of Theorem 4.1.
 pub fn construct(topo: &Topology, c: &Construction) -> InputResult<TreePair> {
+    construct_with(topo, c, Fig5Split::KeepHalf)
+}
+
+/// [`construct`] with an explicit reading of the Fig. 5 adjustment (only used
+/// with [`RootChoice::Start`] when a root has a single branch).
+pub fn construct_with(
+    topo: &Topology,
+    c: &Construction,
+    split: Fig5Split,
+) -> InputResult<TreePair> {
     if !topo.is_torus() {
         return Err(InputError::new(
             "topology",
@@ -268,11 +301,11 @@ pub fn construct(topo: &Topology, c: &Construction) -> InputResult<TreePair> {
     if c.roots == RootChoice::Start {
         // Fig. 5: a root with one branch gets half of its first line moved
         // to its other side through the unused link that closes the line.
-        if let Some((t, freed)) = balance_root(&tree1, unused[0], md.t1_x, true)? {
+        if let Some((t, freed)) = balance_root(&tree1, unused[0], md.t1_x, true, split)? {
             tree1 = t;
             unused[0] = freed;
         }
-        if let Some((t, freed)) = balance_root(&tree2, unused[1], md.t2_y, false)? {
+        if let Some((t, freed)) = balance_root(&tree2, unused[1], md.t2_y, false, split)? {
             tree2 = t;
             unused[1] = freed;
         }
@@ -293,6 +326,7 @@ fn balance_root(
     closing: EdgeId,
     walk: Sign,
     horizontal: bool,
+    split: Fig5Split,
 ) -> InputResult<Option<(SpanningTree, EdgeId)>> {
     let topo = tree.topo;
     let r = tree.root;
@@ -312,7 +346,11 @@ fn balance_root(
     };
     // The line r = p0, p1, …, p_{len−1}; keep p1..p_keep on the walking side,
     // hang p_{keep+1}..p_{len−1} off the other side of r through `closing`.
-    let keep = len / 2;
+    let keep = match split {
+        Fig5Split::KeepHalf => len / 2,
+        Fig5Split::MoveHalfUp => (len - 1) / 2,
+        Fig5Split::MoveCeilL => len - 1 - len.div_ceil(2),
+    };
     let mut u = r;
     for _ in 0..keep {
         u = topo.neighbor(u, step).expect("torus link");

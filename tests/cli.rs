@@ -1,0 +1,194 @@
+//! Command-line tests of `wormcast trees` and `wormcast route`.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wormcast"))
+        .args(args)
+        .output()
+        .expect("run wormcast")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = run(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("JSON on stdout")
+}
+
+/// Exit code 2 and a message naming the field and value, no panic.
+fn rejects(args: &[&str], field: &str, value: &str) {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(field) && err.contains(value),
+        "{args:?}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn trees_json_has_computed_checks_and_metrics() {
+    for (topo, cons) in [
+        ("torus:8x8", "dstm1"),
+        ("torus:8x8", "dstm2"),
+        ("torus:5x7", "+x+y/-y-x"),
+        ("torus:2x3", "dstm2"),
+    ] {
+        let v = json(&[
+            "trees",
+            "--topology",
+            topo,
+            "--construction",
+            cons,
+            "--json",
+        ]);
+        assert_eq!(v["spanning"], true, "{topo} {cons}");
+        assert_eq!(v["edge_disjoint"], true);
+        assert_eq!(v["unused_edges"], 2);
+        assert_eq!(v["unused_edge_list"].as_array().unwrap().len(), 2);
+        assert!(v["max_children"].as_u64().unwrap() <= 2);
+        assert!(v["combined_diameter"].as_u64().unwrap() > 0);
+        assert!(v["average_distance"].as_f64().unwrap() > 0.0);
+        assert_eq!(v["topology"], topo);
+    }
+    let v = json(&["trees", "--topology", "torus:9x9", "--json"]);
+    assert_eq!(v["combined_diameter"], 17);
+    let v = json(&[
+        "trees",
+        "--topology",
+        "torus:8x8",
+        "--construction",
+        "dstm2",
+        "--json",
+    ]);
+    assert_eq!(v["combined_diameter"], 15);
+    assert_eq!(v["root_choice"], "start");
+}
+
+#[test]
+fn trees_table_and_text() {
+    let o = run(&["trees", "--topology", "torus:4x4"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(
+        s.contains("combined diameter") && s.contains("edge-disjoint"),
+        "{s}"
+    );
+    let o = run(&["trees", "--table", "4..6"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(s.lines().count(), 5, "{s}");
+    assert!(
+        s.lines().nth(2).unwrap().starts_with("| 4 | 6 | 7 |"),
+        "{s}"
+    );
+}
+
+#[test]
+fn route_unicast_and_multicast() {
+    let v = json(&[
+        "route",
+        "--topology",
+        "torus:6x6",
+        "--source",
+        "0,0",
+        "--dest",
+        "3,4",
+        "--json",
+    ]);
+    assert_eq!(v["headers"].as_array().unwrap().len(), 1);
+    assert_eq!(v["headers"][0]["x"], 3);
+    assert_eq!(v["headers"][0]["y"], 4);
+    assert_eq!(v["headers"][0]["c"], true);
+    assert_eq!(v["consumers"], serde_json::json!([[3, 4]]));
+    let hops = v["hops"].as_u64().unwrap();
+    assert_eq!(v["links"].as_array().unwrap().len() as u64, hops);
+
+    let args = [
+        "route",
+        "--topology",
+        "torus:6x6",
+        "--construction",
+        "dstm2",
+        "--source",
+        "1,1",
+        "--dest",
+        "5,5",
+        "--dest",
+        "0,3",
+        "--dest",
+        "2,2",
+        "--json",
+        "--seed",
+        "9",
+    ];
+    let v = json(&args);
+    assert_eq!(v["consumers"].as_array().unwrap().len(), 3);
+    assert!(v["tree"] == 0 || v["tree"] == 1);
+    assert_eq!(json(&args), v, "same seed, same output");
+    let mut forced = args.to_vec();
+    forced.extend(["--tree", "1"]);
+    assert_eq!(json(&forced)["tree"], 1);
+
+    let o = run(&[
+        "route",
+        "--topology",
+        "torus:4x4",
+        "--source",
+        "0,0",
+        "--dest",
+        "1,1",
+    ]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && s.contains("hop count"), "{s}");
+}
+
+#[test]
+fn bad_input_is_exit_2_with_a_named_field() {
+    rejects(&["trees", "--topology", "mesh:4x4"], "topology", "mesh:4x4");
+    rejects(&["trees", "--topology", "torus:1x4"], "columns", "1");
+    rejects(
+        &[
+            "trees",
+            "--topology",
+            "torus:4x4",
+            "--construction",
+            "dstm9",
+        ],
+        "construction",
+        "dstm9",
+    );
+    rejects(
+        &["trees", "--topology", "torus:4x4", "--r1", "4,4"],
+        "r1",
+        "4,4",
+    );
+    rejects(&["trees", "--table", "9..3"], "table", "9..3");
+    let base = ["route", "--topology", "torus:4x4", "--source", "0,0"];
+    let with = |extra: &[&'static str]| {
+        let mut v = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    rejects(&with(&["--dest", "0,0"]), "dest", "0,0");
+    rejects(&with(&["--dest", "9,1"]), "dest", "9,1");
+    rejects(&with(&["--dest", "x"]), "dest", "x");
+    rejects(&with(&["--dest", "1,1", "--tree", "2"]), "tree", "2");
+    rejects(
+        &[
+            "route",
+            "--topology",
+            "mesh:4x4",
+            "--source",
+            "0,0",
+            "--dest",
+            "1,1",
+        ],
+        "topology",
+        "mesh",
+    );
+}
