@@ -66,7 +66,7 @@ fn trees_json_has_computed_checks_and_metrics() {
         "dstm2",
         "--json",
     ]);
-    assert_eq!(v["combined_diameter"], 15);
+    assert_eq!(v["combined_diameter"], 14, "Theorem 5.2: 2√N − 2");
     assert_eq!(v["root_choice"], "start");
 }
 

@@ -78,7 +78,7 @@ proptest! {
         if let Err(e) = check(&topo, &p.trees, &p.unused) {
             return Err(TestCaseError::fail(format!("{topo} {c:?} {split:?}: {e}")));
         }
-        if split == Fig5Split::KeepHalf {
+        if split == Fig5Split::MoveHalfUp {
             prop_assert_eq!(construct(&topo, &c).unwrap().trees, p.trees);
         }
     }

@@ -165,7 +165,11 @@ impl Fabric {
     /// Phase 1: computes the next state of every active router. `local(r)`
     /// gives what router `r`'s NI drives. Returns nothing; call
     /// [`Fabric::commit`] after the NIs have read the current registers.
-    pub fn evaluate(&mut self, local: &dyn Fn(u32) -> LocalPort, on_activity: &mut dyn FnMut(u32, &Activity, &RouterState, &RouterState)) {
+    pub fn evaluate(
+        &mut self,
+        local: &dyn Fn(u32) -> LocalPort,
+        on_activity: &mut dyn FnMut(u32, &Activity, &RouterState, &RouterState),
+    ) {
         let n_in = self.params.inputs();
         let n_out = self.params.outputs();
         for idx in 0..self.active.len() {
@@ -197,7 +201,8 @@ impl Fabric {
                         } else {
                             lp.inj_msg[k - 4]
                         };
-                        self.stash.push((r as u32, ShadowSlot::Fifo(k as u8, slot as u8), m));
+                        self.stash
+                            .push((r as u32, ShadowSlot::Fifo(k as u8, slot as u8), m));
                     }
                 }
             }

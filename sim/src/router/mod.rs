@@ -276,7 +276,10 @@ pub fn step(
         let owned = (0..n_out).fold(0u8, |m, o| m | ((cur.out[o].owner != NO_OWNER) as u8) << o);
         arbiter::arbitrate(&requests[..n_in], owned, cur.prio)
     } else {
-        arbiter::Grant { granted: 0, prio: cur.prio }
+        arbiter::Grant {
+            granted: 0,
+            prio: cur.prio,
+        }
     };
     next.prio = arb.prio;
     for i in 0..n_in {
