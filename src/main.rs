@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Simulate a scenario (default: the built-in 8×8 DSTM-1 scenario).
     Run(cli::run::RunArgs),
+    /// Measure simulator speed and memory on the benchmark scenarios.
+    Bench(cli::bench::BenchArgs),
     /// Build two edge-disjoint spanning trees and print their metrics.
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some(Command::Trees(a)) => cli::trees::run(a),
         Some(Command::Route(a)) => cli::route::run(a),
         Some(Command::Run(a)) => cli::run::run(a),
+        Some(Command::Bench(a)) => cli::bench::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
     match result {

@@ -1,5 +1,6 @@
 //! Subcommands, one module each.
 
+pub mod bench;
 pub mod route;
 pub mod run;
 pub mod trees;

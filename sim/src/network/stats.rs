@@ -84,6 +84,8 @@ pub struct Report {
     pub router_cycles_per_second: f64,
     /// Router next-state evaluations actually executed (idle routers skipped).
     pub router_steps: u64,
+    /// Flits moved across router-to-router links.
+    pub flit_hops: u64,
 }
 
 impl Report {
@@ -200,6 +202,12 @@ impl Report {
                 0.0
             },
             router_steps: net.fabric.router_steps,
+            flit_hops: net
+                .fabric
+                .sent
+                .iter()
+                .map(|s| s[..4].iter().sum::<u64>())
+                .sum(),
         }
     }
 

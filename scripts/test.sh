@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The one test entry point: the README's test command and CI's (.ci/run).
+#
+#   bash scripts/test.sh          # everything
+#
+# Installs the Debian tools the suite needs when they are missing (you need
+# root or sudo for that), then runs formatting and lint checks, the whole
+# cargo test suite, and smoke runs of the command line on every example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages the suite uses, as "command:package". The RTL/Verilog
+# checks (issue 4) add verilator, iverilog, yosys, nextpnr-ice40 and
+# fpga-icestorm here when they land; today's suite needs none of them.
+NEEDED_TOOLS=(${WORMCAST_EXTRA_TOOLS:-})
+
+ensure_tools() {
+  local missing=()
+  for spec in "$@"; do
+    local cmd=${spec%%:*} pkg=${spec##*:}
+    command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "== installing Debian packages: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+step() { echo; echo "== $*"; }
+
+if [ ${#NEEDED_TOOLS[@]} -gt 0 ]; then
+  ensure_tools "${NEEDED_TOOLS[@]}"
+fi
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (warnings are errors)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo test (workspace)"
+cargo test --workspace 2>&1 | tee target/test.log
+# A green suite that ran nothing proves nothing.
+passed=$(grep -Eo 'test result: ok\. [0-9]+ passed' target/test.log | awk '{s+=$4} END {print s+0}')
+failed=$(grep -Eo '[0-9]+ failed' target/test.log | awk '{s+=$1} END {print s+0}')
+if [ "$passed" -lt 50 ]; then
+  echo "only $passed tests ran; the suite is broken" >&2
+  exit 1
+fi
+
+step "command line smoke runs"
+cargo build --release --quiet
+bin=target/release/wormcast
+$bin run --set run.cycles=2000 --set run.warmup=200 --json target/smoke.json -q
+grep -q '"deadlock": false' target/smoke.json
+for f in examples/*.toml; do
+  # Every example must parse and validate; run each briefly.
+  $bin run --scenario "$f" --set run.cycles=500 --set run.warmup=0 --set run.drain_cycles=20000 -q \
+    || { echo "example $f failed" >&2; exit 1; }
+done
+$bin trees --topology torus:16x16 --construction dstm1 --json >/dev/null
+$bin route --topology torus:8x8 --construction dstm1 --source 0,0 --dest 3,4 --dest 7,7 --json >/dev/null
+
+echo
+echo "suite: $passed passed, $failed failed"

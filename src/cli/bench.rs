@@ -1,0 +1,130 @@
+//! `wormcast bench`: the speed and memory figures of `docs/performance.md`.
+//!
+//! Each benchmark is an ordinary scenario file (`examples/bench-*.toml`), so
+//! any figure can be reproduced with `wormcast run --scenario`. Scenarios run
+//! in-process from the smallest network to the largest and the peak resident
+//! memory (VmHWM) is read after each, so each reading is the peak up to and
+//! including that scenario.
+
+use crate::cli::run::load;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wormcast_sim::network::Network;
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Scenario files; default: every `examples/bench-*.toml`.
+    pub scenarios: Vec<PathBuf>,
+    /// Runs per scenario; the median wall time is reported.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: u32,
+    /// Write the results as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+#[derive(serde::Serialize)]
+struct Row {
+    scenario: String,
+    routers: u64,
+    cycles: u64,
+    wall_seconds_median: f64,
+    router_cycles_per_second: f64,
+    flit_hops_per_second: f64,
+    router_steps_per_cycle: f64,
+    ns_per_router_step: f64,
+    offered_messages_per_node_cycle: f64,
+    accepted_messages_per_node_cycle: f64,
+    peak_rss_mib: f64,
+}
+
+fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(|l| l.to_string())
+        })
+        .and_then(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|k| k.parse::<f64>().ok())
+        })
+        .map(|kib| kib / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
+    if a.repeat == 0 || a.repeat > 100 {
+        return Err(format!("invalid --repeat = `{}`: 1 to 100", a.repeat));
+    }
+    let mut files = a.scenarios.clone();
+    if files.is_empty() {
+        let dir = std::fs::read_dir("examples").map_err(|e| format!("cannot list examples/: {e} (run from the repository root or name the scenario files)"))?;
+        files = dir
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("bench-") && n.ends_with(".toml"))
+            })
+            .collect();
+    }
+    let mut jobs = Vec::new();
+    for f in &files {
+        let sc = load(&Some(f.clone()), &[])?;
+        let v = sc.validate().map_err(|e| format!("{}: {e}", f.display()))?;
+        jobs.push((v.topo.nodes(), f.clone(), sc));
+    }
+    jobs.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    println!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+    let mut rows = Vec::new();
+    for (n, f, sc) in jobs {
+        let mut walls = Vec::new();
+        let mut last = None;
+        for _ in 0..a.repeat {
+            let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+            let r = net.run(&mut |_| true);
+            walls.push(r.wall_seconds);
+            last = Some(r);
+        }
+        let r = last.expect("repeat >= 1");
+        walls.sort_by(f64::total_cmp);
+        let wall = walls[walls.len() / 2];
+        let row = Row {
+            scenario: f.display().to_string(),
+            routers: n as u64,
+            cycles: r.cycles,
+            wall_seconds_median: wall,
+            router_cycles_per_second: (n as u64 * r.cycles) as f64 / wall,
+            flit_hops_per_second: r.flit_hops as f64 / wall,
+            router_steps_per_cycle: r.router_steps as f64 / r.cycles as f64,
+            ns_per_router_step: wall * 1e9 / r.router_steps.max(1) as f64,
+            offered_messages_per_node_cycle: r.offered_messages_per_node_cycle,
+            accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
+            peak_rss_mib: peak_rss_mib(),
+        };
+        println!(
+            "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.5} → {:.5} | {:.1} |",
+            row.scenario,
+            row.routers,
+            row.cycles,
+            row.wall_seconds_median,
+            row.router_cycles_per_second / 1e6,
+            row.flit_hops_per_second / 1e6,
+            row.router_steps_per_cycle,
+            row.ns_per_router_step,
+            row.offered_messages_per_node_cycle,
+            row.accepted_messages_per_node_cycle,
+            row.peak_rss_mib
+        );
+        rows.push(row);
+    }
+    if let Some(p) = &a.json {
+        let text = serde_json::to_string_pretty(&rows).expect("serialises");
+        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
