@@ -1,6 +1,8 @@
 //! Subcommands, one module each.
 
 pub mod bench;
+pub mod interrupt;
 pub mod route;
 pub mod run;
+pub mod sweep;
 pub mod trees;
