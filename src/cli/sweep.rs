@@ -91,7 +91,7 @@ pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
             b.trim().parse().map_err(|_| err())?,
             step.trim().parse().map_err(|_| err())?,
         );
-        if !(step > 0.0) || a > b || (b - a) / step > 10_000.0 {
+        if !step.is_finite() || step <= 0.0 || a > b || (b - a) / step > 10_000.0 {
             return Err(err());
         }
         let n = ((b - a) / step + 1e-9).floor() as usize;
