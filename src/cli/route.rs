@@ -17,15 +17,8 @@ pub struct RouteArgs {
     /// Network, `torus:KxM`.
     #[arg(long)]
     pub topology: String,
-    /// `dstm1`, `dstm2`, or a method such as `+x-y/-y+x`.
-    #[arg(long, default_value = "dstm1")]
-    pub construction: String,
-    /// Starting node R1 as `X,Y`.
-    #[arg(long, default_value = "0,0")]
-    pub r1: String,
-    /// Starting node R2 as `X,Y` (default: the construction's offset).
-    #[arg(long)]
-    pub r2: Option<String>,
+    #[command(flatten)]
+    pub spec: super::trees::ConstructionArgs,
     /// Source node `X,Y`.
     #[arg(long)]
     pub source: String,
@@ -48,8 +41,13 @@ pub fn run(a: RouteArgs) -> Result<ExitCode, String> {
 }
 
 fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
-    let (topo, named, c) =
-        super::trees::build(&a.topology, &a.construction, &a.r1, a.r2.as_deref(), None)?;
+    let (topo, named, c) = super::trees::build(
+        &a.topology,
+        &a.spec.construction,
+        &a.spec.r1,
+        a.spec.r2.as_deref(),
+        None,
+    )?;
     let p = construct(&topo, &c)?;
     let source = topo.parse_node(&a.source, "source")?;
     let mut dests: Vec<NodeId> = Vec::with_capacity(a.dests.len());

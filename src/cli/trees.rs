@@ -12,11 +12,9 @@ use wormcast_sim::trees::{
 };
 use wormcast_sim::InputError;
 
+/// The construction flags shared by `trees` and `route`.
 #[derive(clap::Args)]
-pub struct TreesArgs {
-    /// Network, `torus:KxM` (trees need a torus).
-    #[arg(long, required_unless_present = "table")]
-    pub topology: Option<String>,
+pub struct ConstructionArgs {
     /// `dstm1`, `dstm2`, or a method `(±x)(±y)/(±y)(±x)` such as `+x-y/-y+x`.
     #[arg(long, default_value = "dstm1")]
     pub construction: String,
@@ -26,6 +24,15 @@ pub struct TreesArgs {
     /// Starting node R2 as `X,Y` (default: the construction's offset from R1).
     #[arg(long)]
     pub r2: Option<String>,
+}
+
+#[derive(clap::Args)]
+pub struct TreesArgs {
+    /// Network, `torus:KxM` (trees need a torus).
+    #[arg(long, required_unless_present = "table")]
+    pub topology: Option<String>,
+    #[command(flatten)]
+    pub spec: ConstructionArgs,
     /// Root placement: `start` (R1, R2 with the Fig. 5 adjustment) or
     /// `intersection` (P = Q, Fig. 4). Default: the construction's own.
     #[arg(long)]
@@ -131,9 +138,9 @@ pub fn run(a: TreesArgs) -> Result<ExitCode, String> {
     let topology = a.topology.as_deref().expect("clap requires it");
     let (topo, named, c) = build(
         topology,
-        &a.construction,
-        &a.r1,
-        a.r2.as_deref(),
+        &a.spec.construction,
+        &a.spec.r1,
+        a.spec.r2.as_deref(),
         a.roots.as_deref(),
     )
     .map_err(|e| e.to_string())?;
