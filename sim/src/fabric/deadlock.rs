@@ -10,7 +10,6 @@
 use super::Fabric;
 use crate::flit::{self, Kind};
 use crate::router::{routing, InState, NO_OWNER};
-use crate::topology::Dir;
 use serde::Serialize;
 
 /// An input of the wait-for graph: `(router, input index)`.
@@ -32,23 +31,9 @@ pub struct WaitingWorm {
     pub waits_for_message: Option<u32>,
 }
 
-/// Port name of an input index: link ports by direction, then injection channels.
-pub fn input_name(i: usize) -> String {
-    if i < 4 {
-        format!("in{}", Dir::from_index(i).name())
-    } else {
-        format!("inj{}", i - 4)
-    }
-}
-
-/// Port name of an output index: link ports by direction, then consumption channels.
-pub fn output_name(o: usize) -> String {
-    if o < 4 {
-        format!("out{}", Dir::from_index(o).name())
-    } else {
-        format!("cons{}", o - 4)
-    }
-}
+/// Port naming lives in [`crate::ports`]; re-exported here because the
+/// deadlock report was its first user.
+pub use crate::ports::{input_name, output_name};
 
 impl Fabric {
     /// Inputs whose FIFO head has not moved for at least `threshold` cycles.
@@ -181,12 +166,12 @@ impl Fabric {
                 };
                 WaitingWorm {
                     router: self.topo.coord(r as u32),
-                    input: input_name(i),
+                    input: input_name(i).to_string(),
                     message: msg(x),
                     state: format!("{:?}", inp.state),
                     head_flit,
                     waits_for_router: self.topo.coord((y / ni) as u32),
-                    waits_for_input: input_name(y % ni),
+                    waits_for_input: input_name(y % ni).to_string(),
                     waits_for_message: msg(y),
                 }
             })
