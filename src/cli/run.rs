@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wormcast_sim::network::Network;
+use wormcast_sim::network::{stats::Report, Network};
 use wormcast_sim::scenario::Scenario;
+use wormcast_sim::waves::{self, VcdWriter};
 
 #[derive(clap::Args, Default)]
 pub struct RunArgs {
@@ -20,6 +21,17 @@ pub struct RunArgs {
     /// Print nothing but errors (and the JSON if it goes to stdout).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write the registers of the chosen routers as a VCD waveform (GTKWave);
+    /// 1 cycle = 1 time unit. See docs/waveforms.md.
+    #[arg(long, value_name = "OUT.vcd")]
+    pub vcd: Option<PathBuf>,
+    /// Routers to dump: `all` or `X,Y;X,Y;...` (default: all on networks of
+    /// at most 64 nodes; larger networks need a list).
+    #[arg(long, value_name = "LIST", requires = "vcd")]
+    pub vcd_routers: Option<String>,
+    /// Cycles to dump: `A..B` (A to B-1) or `A..` (default: the whole run).
+    #[arg(long, value_name = "A..B", requires = "vcd")]
+    pub vcd_window: Option<String>,
 }
 
 pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
@@ -37,7 +49,10 @@ pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, Str
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let sc = load(&a.scenario, &a.sets)?;
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
-    let report = net.run(&mut |_| true);
+    let report = match &a.vcd {
+        None => net.run(&mut |_| true),
+        Some(path) => run_with_vcd(&mut net, path, &a)?,
+    };
     if let Some(path) = &a.json {
         let text = serde_json::to_string_pretty(&report).expect("report serialises");
         if path.as_os_str() == "-" {
@@ -60,4 +75,34 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Runs `net` with a VCD writer in its `observe` callback. Options are
+/// checked before the file is created, so a typo leaves no empty file. A
+/// write error stops the run (there is no point simulating on without the
+/// waveform that was asked for) and is reported after the summary; the file
+/// is finished and flushed however the run ended, deadlock included.
+fn run_with_vcd(net: &mut Network, path: &PathBuf, a: &RunArgs) -> Result<Report, String> {
+    let routers = waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
+        .map_err(|e| e.to_string())?;
+    let window = waves::parse_window(a.vcd_window.as_deref()).map_err(|e| e.to_string())?;
+    let io_err = |e: std::io::Error| format!("cannot write VCD {}: {e}", path.display());
+    let file = std::fs::File::create(path).map_err(io_err)?;
+    let mut w = VcdWriter::new(&net.fabric, &routers, window, std::io::BufWriter::new(file))
+        .map_err(io_err)?;
+    let mut err = w.sample(&net.fabric).err();
+    let report = net.run(&mut |n| {
+        if err.is_none() {
+            err = w.sample(&n.fabric).err();
+        }
+        err.is_none()
+    });
+    let finished = w.finish();
+    if let Some(e) = err.or(finished.err()) {
+        if !a.quiet {
+            print!("{}", report.summary());
+        }
+        return Err(io_err(e));
+    }
+    Ok(report)
 }
