@@ -18,6 +18,12 @@ fn tmp(name: &str) -> PathBuf {
     d.join(name)
 }
 
+/// Removes a test's file, and the per-process directory once it is empty.
+fn cleanup(f: &std::path::Path) {
+    let _ = std::fs::remove_file(f);
+    let _ = std::fs::remove_dir(f.parent().unwrap());
+}
+
 #[test]
 fn bad_vcd_options_are_reported_and_leave_no_file() {
     let cases: [(&[&str], &str); 4] = [
@@ -93,4 +99,44 @@ fn example_writes_a_vcd() {
     assert!(text.contains("$scope module r_3_0 $end"));
     assert!(!text.contains("r_0_0"));
     assert!(text.trim_end().ends_with("#60"), "ends at the window end");
+    cleanup(&out);
+}
+
+/// Ctrl-C stops the run after the current cycle: the summary is printed, the
+/// VCD is complete (ends with a timestamp line), and the status is 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_finishes_the_vcd() {
+    let out = tmp("interrupted.vcd");
+    let child = wormcast()
+        .args(["run", "--set", "run.cycles=1000000000"])
+        .args(["--set", "traffic.rate=0.005", "--vcd"])
+        .arg(&out)
+        .args(["--vcd-routers", "0,0;1,1", "--vcd-window", "0.."])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Give it time to install its handler and fill a few write buffers.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(summary.contains("interrupted"), "{summary}");
+    // The file ends with the end marker one cycle after the last simulated
+    // cycle, not somewhere in the middle of a buffer.
+    let cycles: u64 = summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("cycles simulated"))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("cycles simulated in the summary");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let last = text.lines().last().unwrap();
+    assert_eq!(last, format!("#{}", cycles + 1), "VCD finished");
+    cleanup(&out);
 }

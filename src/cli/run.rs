@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use wormcast_sim::network::{stats::Report, Network};
 use wormcast_sim::scenario::Scenario;
 use wormcast_sim::waves::{self, VcdWriter};
@@ -46,11 +47,33 @@ pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, Str
     Scenario::from_toml(&text, sets, &origin).map_err(|e| e.to_string())
 }
 
+/// Set by the first Ctrl-C. The run stops after the current cycle, so the
+/// report covers what was simulated and a VCD is finished and flushed rather
+/// than cut off mid-buffer.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler: the first press asks the run to stop, a
+/// second one exits at once in case the first is not being honoured.
+fn catch_interrupt() {
+    // Failing to install (e.g. a handler already set) only loses the
+    // graceful stop, so it is not an error.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let sc = load(&a.scenario, &a.sets)?;
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+    catch_interrupt();
     let report = match &a.vcd {
-        None => net.run(&mut |_| true),
+        None => net.run(&mut |_| !interrupted()),
         Some(path) => run_with_vcd(&mut net, path, &a)?,
     };
     if let Some(path) = &a.json {
@@ -70,7 +93,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         && report.duplicate_deliveries == 0
         && report.misdelivered == 0
         && report.corrupted_flits == 0;
-    Ok(if clean {
+    Ok(if interrupted() {
+        // Conventional status for SIGINT: the run is incomplete, whatever
+        // the report says.
+        ExitCode::from(130)
+    } else if clean {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -95,7 +122,7 @@ fn run_with_vcd(net: &mut Network, path: &PathBuf, a: &RunArgs) -> Result<Report
         if err.is_none() {
             err = w.sample(&n.fabric).err();
         }
-        err.is_none()
+        err.is_none() && !interrupted()
     });
     let finished = w.finish();
     if let Some(e) = err.or(finished.err()) {
