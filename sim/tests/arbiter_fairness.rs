@@ -157,15 +157,15 @@ fn multi_wait(policy: fn(&[u8], u8, u8) -> Grant, hold: u64, cycles: u64) -> (Op
         }
         let g = policy(&req, owned, prio);
         prio = g.prio;
-        for o in 0..2 {
-            busy[o] = busy[o].saturating_sub(1);
+        for b in busy.iter_mut() {
+            *b = b.saturating_sub(1);
         }
         if g.granted >> 2 & 1 == 1 {
             return (Some(now - t0), bypasses);
         }
-        for o in 0..2 {
+        for (o, b) in busy.iter_mut().enumerate() {
             if g.granted >> o & 1 == 1 {
-                busy[o] = hold;
+                *b = hold;
                 if now >= t0 {
                     bypasses += 1;
                 }

@@ -19,6 +19,9 @@
 //! "Time at router v" = the first cycle a flit sits in one of v's output
 //! registers (the link toward the next router, or the consumption channel).
 
+// times[flit][router] tables read clearest with index loops.
+#![allow(clippy::needless_range_loop)]
+
 use std::collections::HashMap;
 use wormcast_sim::flit::{self, Flit, Kind};
 use wormcast_sim::network::Network;
