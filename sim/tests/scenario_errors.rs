@@ -98,3 +98,33 @@ fn network_rejects_invalid_scenario() {
         "network.buffer_depth"
     );
 }
+
+/// `traffic.destinations` is only bounded by the network size where random
+/// traffic uses it: a scripted scenario on a 3×3 torus keeps the default.
+#[test]
+fn scripted_scenario_on_small_torus_keeps_default_destinations() {
+    let text = r#"
+[network]
+topology = "torus:3x3"
+[traffic]
+pattern = "scripted"
+[[traffic.messages]]
+cycle = 0
+source = "0,0"
+destinations = ["1,1", "2,2"]
+length = 4
+"#;
+    let sc = wormcast_sim::scenario::Scenario::from_toml(text, &[], "t").unwrap();
+    assert!(sc.validate().is_ok());
+    let sc = wormcast_sim::scenario::Scenario::from_toml(
+        text,
+        &[
+            "traffic.pattern=\"poisson\"".into(),
+            "traffic.messages=[]".into(),
+        ],
+        "t",
+    )
+    .unwrap();
+    let e = sc.validate().unwrap_err();
+    assert_eq!(e.field, "traffic.destinations");
+}
