@@ -34,6 +34,10 @@ pub struct RunArgs {
     /// Cycles to dump: `A..B` (A to B-1) or `A..` (default: the whole run).
     #[arg(long, value_name = "A..B", requires = "vcd")]
     pub vcd_window: Option<String>,
+    /// Write one CSV row per message (creation, injection and every
+    /// destination's delivery time).
+    #[arg(long, value_name = "OUT.csv")]
+    pub messages: Option<PathBuf>,
     /// Print the effective scenario (file, overrides and defaults) as TOML
     /// and exit without simulating.
     #[arg(long)]
@@ -78,6 +82,12 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             std::fs::write(path, text + "\n")
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
+    }
+    if let Some(path) = &a.messages {
+        let f = std::fs::File::create(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        wormcast_sim::network::records::write_csv(&net, std::io::BufWriter::new(f))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if !a.quiet {
         print!("{}", report.summary());

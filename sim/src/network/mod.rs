@@ -10,6 +10,7 @@
 
 pub mod message;
 pub mod ni;
+pub mod records;
 pub mod stats;
 
 use crate::config::RouterConfig;
