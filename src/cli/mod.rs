@@ -3,4 +3,5 @@
 pub mod bench;
 pub mod route;
 pub mod run;
+pub mod tarjan;
 pub mod trees;
