@@ -154,7 +154,19 @@ fn bad_input_names_the_field() {
     assert_eq!(FaultModel::new(&same).err().unwrap().field, "trees");
     // A mesh spanning tree pair cannot be a fault model.
     let mesh = Topology::mesh(2, 2).unwrap();
-    let e0 = SpanningTree::from_edges(mesh, 0, &[mesh.h_edge(0, 0), mesh.v_edge(0, 0), mesh.v_edge(1, 0)], "t").unwrap();
-    let e1 = SpanningTree::from_edges(mesh, 0, &[mesh.h_edge(0, 1), mesh.v_edge(0, 0), mesh.v_edge(1, 0)], "t").unwrap();
+    let e0 = SpanningTree::from_edges(
+        mesh,
+        0,
+        &[mesh.h_edge(0, 0), mesh.v_edge(0, 0), mesh.v_edge(1, 0)],
+        "t",
+    )
+    .unwrap();
+    let e1 = SpanningTree::from_edges(
+        mesh,
+        0,
+        &[mesh.h_edge(0, 1), mesh.v_edge(0, 0), mesh.v_edge(1, 0)],
+        "t",
+    )
+    .unwrap();
     assert_eq!(FaultModel::new(&[e0, e1]).err().unwrap().field, "topology");
 }

@@ -23,7 +23,10 @@ fn assert_two_spanning_trees(t: &Topology, forests: &[Vec<EdgeId>; 2], dropped: 
     for &e in dropped {
         count[e as usize] += 1;
     }
-    assert!(count.iter().all(|&c| c == 1), "{t}: every link exactly once");
+    assert!(
+        count.iter().all(|&c| c == 1),
+        "{t}: every link exactly once"
+    );
     assert_eq!(dropped.len(), 2, "{t}");
 }
 
@@ -62,8 +65,14 @@ fn deterministic_per_seed() {
     let a = run_trials(&t, 11, 40).unwrap();
     let b = run_trials(&t, 11, 40).unwrap();
     assert_eq!(a, b);
-    let best = TarjanSpec::parse("tarjan-best:11:40").unwrap().build(&t).unwrap();
-    let again = TarjanSpec::parse("tarjan-best:11:40").unwrap().build(&t).unwrap();
+    let best = TarjanSpec::parse("tarjan-best:11:40")
+        .unwrap()
+        .build(&t)
+        .unwrap();
+    let again = TarjanSpec::parse("tarjan-best:11:40")
+        .unwrap()
+        .build(&t)
+        .unwrap();
     assert_eq!(best.trees, again.trees);
 }
 
@@ -78,7 +87,10 @@ fn best_and_average_selection() {
         );
     }
     // The selected pair really has the reported metrics.
-    let p = TarjanSpec::parse("tarjan-best:1:60").unwrap().build(&t).unwrap();
+    let p = TarjanSpec::parse("tarjan-best:1:60")
+        .unwrap()
+        .build(&t)
+        .unwrap();
     let m = wormcast_sim::trees::metrics(&p.trees);
     assert_eq!(m.combined_diameter, best.combined_diameter);
     assert_eq!(m.distance_sum, best.distance_sum);
@@ -136,8 +148,17 @@ fn bad_input_names_the_field() {
     let rect = Topology::torus(4, 5).unwrap();
     let e = hamilton_order(&rect, HamiltonReading::RowFirstH).unwrap_err();
     assert_eq!(e.field, "topology");
-    for bad in ["tarjan", "tarjan-best:x", "tarjan-best:1:0", "tarjan-path:1:2:3"] {
-        assert_eq!(TarjanSpec::parse(bad).unwrap_err().field, "construction", "{bad}");
+    for bad in [
+        "tarjan",
+        "tarjan-best:x",
+        "tarjan-best:1:0",
+        "tarjan-path:1:2:3",
+    ] {
+        assert_eq!(
+            TarjanSpec::parse(bad).unwrap_err().field,
+            "construction",
+            "{bad}"
+        );
     }
     let s = TarjanSpec::parse("Tarjan-Average").unwrap();
     assert_eq!((s.seed, s.trials), (1, 500));

@@ -126,9 +126,8 @@ impl<'a> FaultModel<'a> {
                 let g = 1 - i;
                 let ti = &self.trees[i];
                 let (u, v) = topo.edge_ends(f);
-                let child_of_f = |x: NodeId| {
-                    ti.parent_port[x as usize].and_then(|d| topo.edge(x, d)) == Some(f)
-                };
+                let child_of_f =
+                    |x: NodeId| ti.parent_port[x as usize].and_then(|d| topo.edge(x, d)) == Some(f);
                 let (c, p) = if child_of_f(u) { (u, v) } else { (v, u) };
                 debug_assert!(child_of_f(c));
                 let in_s: Vec<bool> = (0..n as NodeId).map(|x| ti.is_ancestor(c, x)).collect();
