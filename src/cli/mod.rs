@@ -5,4 +5,5 @@ pub mod interrupt;
 pub mod route;
 pub mod run;
 pub mod sweep;
+pub mod tarjan;
 pub mod trees;
