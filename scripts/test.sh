@@ -51,8 +51,10 @@ if [ "$passed" -lt 50 ]; then
 fi
 
 step "command line smoke runs"
-cargo build --release --quiet
-bin=target/release/wormcast
+# The dev build (dependencies optimised, see Cargo.toml) reuses what the
+# tests compiled; a release build would compile everything a second time.
+cargo build --quiet
+bin=target/debug/wormcast
 $bin run --set run.cycles=2000 --set run.warmup=200 --json target/smoke.json -q
 grep -q '"deadlock": false' target/smoke.json
 for f in examples/*.toml; do
