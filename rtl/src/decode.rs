@@ -32,11 +32,11 @@ pub struct Decode<const W: usize> {
     pub strip: Signal<Out, Bit>,
     pub hclass: Signal<Out, Bits<CLASS_W>>,
     /// Send `send_flit` to all of `send_outs` when they can all load;
-    /// `release` frees the reservation (TAIL).
+    /// `release_tail` frees the reservation (TAIL).
     pub send: Signal<Out, Bit>,
     pub send_flit: Signal<Out, Bits<W>>,
     pub send_outs: Signal<Out, Bits<MASK_W>>,
-    pub release: Signal<Out, Bit>,
+    pub release_tail: Signal<Out, Bit>,
     /// Pop the head unconditionally and move to `drop_state`.
     pub drop: Signal<Out, Bit>,
     pub drop_state: Signal<Out, Bits<STATE_W>>,
@@ -178,7 +178,7 @@ impl<const W: usize> Decode<W> {
             send: Default::default(),
             send_flit: Default::default(),
             send_outs: Default::default(),
-            release: Default::default(),
+            release_tail: Default::default(),
             drop: Default::default(),
             drop_state: Default::default(),
             err: Default::default(),
@@ -341,7 +341,7 @@ impl<const W: usize> Logic for Decode<W> {
         self.send.next = false;
         self.send_flit.next = self.head.val();
         self.send_outs.next = 0.into();
-        self.release.next = false;
+        self.release_tail.next = false;
         self.drop.next = false;
         self.drop_state.next = self.st_discard.val();
         self.err.next = false;
@@ -446,7 +446,7 @@ impl<const W: usize> Logic for Decode<W> {
                 } else if self.kind.val() == self.k_tail.val() {
                     self.send.next = true;
                     self.send_outs.next = self.reserved.val();
-                    self.release.next = true;
+                    self.release_tail.next = true;
                 } else {
                     self.err.next = true;
                     self.code.next = self.e_reserved_kind.val();
@@ -460,7 +460,7 @@ impl<const W: usize> Logic for Decode<W> {
                 } else {
                     self.send.next = true;
                     self.send_outs.next = self.reserved.val();
-                    self.release.next = true;
+                    self.release_tail.next = true;
                 }
             } else {
                 self.drop.next = true;

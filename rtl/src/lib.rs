@@ -10,5 +10,6 @@ pub mod router;
 
 pub use router::{Fault, Router};
 pub mod drive;
+pub mod fabric;
 pub mod fabric_cfg;
 pub mod names;

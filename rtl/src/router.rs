@@ -1,6 +1,6 @@
 //! The router core (ARCHITECTURE §3, paper 000 §3): input FIFOs, header
 //! decode, atomic reservation, the crossbar into registered outputs with
-//! coordinated flow control, TAIL release, Discard, and the error register.
+//! coordinated flow control, TAIL release_tail, Discard, and the error register.
 //!
 //! One clock edge here equals one call of the native `router::step`: the
 //! same registers (`in_state`, `in_reserved`, `in_class`, `out_flit`,
@@ -217,7 +217,7 @@ impl<const W: usize> Logic for Router<W> {
                         self.out_valid[o].d.next = true;
                     }
                 }
-                if self.dec[i].release.val() {
+                if self.dec[i].release_tail.val() {
                     for o in 0..self._n_out {
                         if self.in_reserved[i].q.val().get_bit(o) {
                             self.out_owner[o].d.next = self.no_owner.val();
