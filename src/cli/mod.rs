@@ -4,3 +4,4 @@ pub mod bench;
 pub mod route;
 pub mod run;
 pub mod trees;
+pub mod verilog;
