@@ -14,6 +14,7 @@
 //! this block implements `Logic` by hand: `update` copies the wires in Rust,
 //! `hdl` emits the same assignments as explicit Verilog.
 
+use crate::arbiter::vdef;
 use crate::router::{Fault, Router};
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams};
@@ -52,25 +53,15 @@ impl<const W: usize> Fabric<W> {
         // The native fabric's wiring tables: one definition of who feeds whom.
         let native = NativeFabric::new(*topo, *params, cfg.to_vec());
         let n = topo.nodes() as usize;
-        let v = |m: usize| (0..m).map(|_| Default::default()).collect::<Vec<_>>();
-        let vb = |m: usize| (0..m).map(|_| Default::default()).collect::<Vec<_>>();
         Fabric {
             clock: Default::default(),
             rst: Default::default(),
-            inj_flit: (0..n * params.injection)
-                .map(|_| Default::default())
-                .collect(),
-            inj_valid: v(n * params.injection),
-            inj_ready: (0..n * params.injection)
-                .map(|_| Default::default())
-                .collect(),
-            cons_flit: (0..n * params.consumption)
-                .map(|_| Default::default())
-                .collect(),
-            cons_valid: (0..n * params.consumption)
-                .map(|_| Default::default())
-                .collect(),
-            cons_ready: vb(n * params.consumption),
+            inj_flit: vdef(n * params.injection),
+            inj_valid: vdef(n * params.injection),
+            inj_ready: vdef(n * params.injection),
+            cons_flit: vdef(n * params.consumption),
+            cons_valid: vdef(n * params.consumption),
+            cons_ready: vdef(n * params.consumption),
             r: cfg
                 .iter()
                 .map(|c| Router::with_fault(c, params, fault))
@@ -86,7 +77,7 @@ impl<const W: usize> Fabric<W> {
     /// both simulation and Verilog. `None` source = constant 0.
     fn wires(&self) -> Vec<(String, Option<String>)> {
         let mut w = Vec::new();
-        for (n, r) in self.r.iter().enumerate() {
+        for n in 0..self.r.len() {
             w.push((format!("r${n}$clock"), Some("clock".into())));
             w.push((format!("r${n}$rst"), Some("rst".into())));
             for i in 0..4 {
@@ -135,7 +126,6 @@ impl<const W: usize> Fabric<W> {
                     Some(format!("cons_ready${p}")),
                 ));
             }
-            let _ = r;
         }
         w
     }

@@ -162,13 +162,16 @@ pub struct LockstepStats {
 }
 
 /// Single router: native `router::step` next to the rust-hdl block for
-/// `cycles` cycles of random stimuli. `Err` names the first difference.
+/// `cycles` cycles of random stimuli. Every output is compared each cycle;
+/// with `internal` also every shared register. `Err` names the first
+/// difference.
 pub fn router_lockstep<const W: usize>(
     cfg: &RouterConfig,
     params: &RouterParams,
     fault: Fault,
     cycles: u64,
     seed: u64,
+    internal: bool,
 ) -> Result<LockstepStats, Mismatch> {
     let t0 = std::time::Instant::now();
     let mut dut = RouterDut::<W>::new(cfg, params, fault);
@@ -176,7 +179,7 @@ pub fn router_lockstep<const W: usize>(
     let mut cur = RouterState::reset();
     let mut next = RouterState::reset();
     let mut st = LockstepStats::default();
-    dut.compare(&cur, 0, cfg.node, true)?;
+    dut.compare(&cur, 0, cfg.node, internal)?;
     for cycle in 1..=cycles {
         let io = stim.inputs(&cur);
         let act = router::step(cfg, params, &cur, &io, &mut next);
@@ -186,7 +189,7 @@ pub fn router_lockstep<const W: usize>(
         std::mem::swap(&mut cur, &mut next);
         dut.set_inputs(&io);
         dut.tick();
-        dut.compare(&cur, cycle, cfg.node, true)?;
+        dut.compare(&cur, cycle, cfg.node, internal)?;
         st.cycles = cycle;
     }
     st.seconds = t0.elapsed().as_secs_f64();

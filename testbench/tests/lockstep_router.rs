@@ -21,7 +21,7 @@ fn single_router_lockstep_100k() {
     // Node 0 (a tree root) and node 5 (inner node of both trees).
     let mut total = 0;
     for (node, seed, cycles) in [(0usize, 1u64, 60_000u64), (5, 2, 40_000)] {
-        let st = router_lockstep::<32>(&cfg[node], &p, Fault::None, cycles, seed)
+        let st = router_lockstep::<32>(&cfg[node], &p, Fault::None, cycles, seed, true)
             .unwrap_or_else(|m| panic!("lockstep mismatch: {m}"));
         eprintln!("node {node}: {st:?}");
         assert!(st.grants > 1000 && st.errors > 100 && st.flits_out > 10_000);
@@ -41,7 +41,7 @@ fn single_router_lockstep_other_params() {
             ..RouterParams::default()
         };
         let cfg = cfgs(&p);
-        let st = router_lockstep::<32>(&cfg[6], &p, Fault::None, 10_000, seed)
+        let st = router_lockstep::<32>(&cfg[6], &p, Fault::None, 10_000, seed, true)
             .unwrap_or_else(|m| panic!("depth {depth}: lockstep mismatch: {m}"));
         eprintln!("depth {depth} inj {inj} cons {cons}: {st:?}");
     }
@@ -54,7 +54,7 @@ fn single_router_lockstep_16bit_flits() {
         ..RouterParams::default()
     };
     let cfg = cfgs(&p);
-    router_lockstep::<16>(&cfg[3], &p, Fault::None, 10_000, 5)
+    router_lockstep::<16>(&cfg[3], &p, Fault::None, 10_000, 5, true)
         .unwrap_or_else(|m| panic!("lockstep mismatch: {m}"));
 }
 
@@ -62,8 +62,16 @@ fn single_router_lockstep_16bit_flits() {
 fn broken_arbiter_is_caught() {
     let p = RouterParams::default();
     let cfg = cfgs(&p);
-    let m = router_lockstep::<32>(&cfg[0], &p, Fault::ArbiterPriority, 100_000, 1)
+    let m = router_lockstep::<32>(&cfg[0], &p, Fault::ArbiterPriority, 100_000, 1, true)
         .expect_err("a broken priority rule must be detected");
-    eprintln!("caught: {m}");
-    assert!(m.cycle > 0);
+    eprintln!("caught (registers): {m}");
+    assert_eq!(m.signal, "prio");
+    // Also from the ports alone, as a Verilog vector test would see it.
+    let m = router_lockstep::<32>(&cfg[0], &p, Fault::ArbiterPriority, 100_000, 1, false)
+        .expect_err("a broken priority rule must be visible at the ports");
+    eprintln!("caught (ports): {m}");
+    assert!(
+        m.signal.starts_with("out") || m.signal.starts_with("in"),
+        "{m}"
+    );
 }
