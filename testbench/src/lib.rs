@@ -2,3 +2,4 @@
 //! with its rust-hdl twin (ARCHITECTURE §2).
 
 pub mod lockstep;
+pub mod vectors;
