@@ -40,6 +40,44 @@ fn run_iverilog(dir: &Path, rtl_file: &str) -> String {
     String::from_utf8_lossy(&r.stdout).into_owned()
 }
 
+/// The same bench under `verilator --binary` (a C++ build of about a
+/// minute, so opt-in: `WORMCAST_VERILATOR=1`).
+fn verilator(dir: &Path, cycles: usize) {
+    if std::env::var("WORMCAST_VERILATOR").as_deref() != Ok("1") {
+        eprintln!("note: set WORMCAST_VERILATOR=1 to also run the bench under verilator");
+        return;
+    }
+    let b = Command::new("verilator")
+        .current_dir(dir)
+        .args([
+            "--binary",
+            "-j",
+            "1",
+            "--top-module",
+            "tb",
+            "-Wno-fatal",
+            "-Wno-lint",
+            "-Wno-style",
+            "tb.v",
+            "router.v",
+            "-o",
+            "vtb",
+        ])
+        .output()
+        .expect("verilator");
+    assert!(
+        b.status.success(),
+        "verilator: {}",
+        String::from_utf8_lossy(&b.stderr)
+    );
+    let r = Command::new(dir.join("obj_dir/vtb"))
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(out.contains(&format!("PASS {cycles}")), "verilator:\n{out}");
+}
+
 #[test]
 fn generated_router_matches_native_vectors() {
     if !have_iverilog() {
