@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the suite uses, as "command:package". The RTL checks
 # (rtl/tests/verilog.rs, testbench/tests/verilog_vectors.rs) run the
-# generated Verilog through yosys and iverilog; verilator is used by the
-# opt-in WORMCAST_VERILATOR=1 vector run. Synthesis/P&R tools (nextpnr-ice40,
+# generated Verilog through yosys and iverilog; verilator runs the same
+# vector bench. Synthesis/P&R tools (nextpnr-ice40,
 # fpga-icestorm) join when those reports land.
 NEEDED_TOOLS=(yosys:yosys iverilog:iverilog verilator:verilator ${WORMCAST_EXTRA_TOOLS:-})
 
