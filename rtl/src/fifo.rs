@@ -47,12 +47,20 @@ pub struct InputFifo<const W: usize> {
     rd_inc: Signal<Local, Bits<COUNT_W>>,
     cnt_next: Signal<Local, Bits<COUNT_W>>,
     depth_c: Constant<Bits<COUNT_W>>,
+    /// Deliberate fault for the lockstep self-test: `ready` from the fill
+    /// before the edge (over-commits).
+    broken: Constant<Bit>,
     _depth: usize,
 }
 
 impl<const W: usize> InputFifo<W> {
     /// A FIFO of `depth` slots (1..=`MAX_DEPTH`).
     pub fn new(depth: usize) -> Self {
+        Self::with_fault(depth, false)
+    }
+
+    /// See [`crate::Fault::ReadyBeforeEdge`].
+    pub fn with_fault(depth: usize, broken: bool) -> Self {
         assert!((1..=MAX_DEPTH).contains(&depth), "depth {depth}");
         InputFifo {
             clock: Default::default(),
@@ -73,6 +81,7 @@ impl<const W: usize> InputFifo<W> {
             rd_inc: Default::default(),
             cnt_next: Default::default(),
             depth_c: Constant::new((depth as u64).into()),
+            broken: Constant::new(broken),
             _depth: depth,
         }
     }
@@ -128,6 +137,9 @@ impl<const W: usize> Logic for InputFifo<W> {
         }
         self.cnt.d.next = self.cnt_next.val();
         self.rdy.d.next = self.cnt_next.val() < self.depth_c.val();
+        if self.broken.val() {
+            self.rdy.d.next = self.cnt.q.val() < self.depth_c.val();
+        }
         // Synchronous reset, last so it wins.
         if self.rst.val() {
             self.rd.d.next = 0.into();

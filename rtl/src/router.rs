@@ -30,6 +30,8 @@ pub enum Fault {
     None,
     /// The arbiter forgets that the first blocked input keeps the top priority.
     ArbiterPriority,
+    /// `ready` from the FIFO fill before the edge instead of after it.
+    ReadyBeforeEdge,
 }
 
 #[derive(LogicBlock)]
@@ -97,7 +99,9 @@ impl<const W: usize> Router<W> {
             o_ready: vdef(n_out),
             err_count_o: Default::default(),
             err_code_o: Default::default(),
-            fifo: (0..n_in).map(|_| InputFifo::new(p.depth)).collect(),
+            fifo: (0..n_in)
+                .map(|_| InputFifo::with_fault(p.depth, fault == Fault::ReadyBeforeEdge))
+                .collect(),
             dec: (0..n_in).map(|i| Decode::new(cfg, p, i)).collect(),
             arb: Arbiter::new(n_in, fault == Fault::ArbiterPriority),
             in_state: vdef(n_in),

@@ -75,3 +75,13 @@ fn broken_arbiter_is_caught() {
         "{m}"
     );
 }
+
+#[test]
+fn broken_ready_is_caught() {
+    let p = RouterParams::default();
+    let cfg = cfgs(&p);
+    let m = router_lockstep::<32>(&cfg[5], &p, Fault::ReadyBeforeEdge, 100_000, 2, false)
+        .expect_err("a ready that over-commits must be detected");
+    eprintln!("caught: {m}");
+    assert!(m.signal.ends_with("_ready"), "{m}");
+}
