@@ -31,6 +31,8 @@ enum Command {
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
     Route(cli::route::RouteArgs),
+    /// Write the Verilog of one router or of a whole DSTM torus fabric.
+    Verilog(cli::verilog::VerilogArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Run(a)) => cli::run::run(a),
         Some(Command::Bench(a)) => cli::bench::run(a),
         Some(Command::Sweep(a)) => cli::sweep::run(a),
+        Some(Command::Verilog(a)) => cli::verilog::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
     match result {

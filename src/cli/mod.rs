@@ -7,3 +7,4 @@ pub mod run;
 pub mod sweep;
 pub mod tarjan;
 pub mod trees;
+pub mod verilog;

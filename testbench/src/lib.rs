@@ -1,1 +1,5 @@
-//! Testbench: scenario regressions and (later) co-simulation of the native model, rust-hdl and Verilog.
+//! Testbench: scenario regressions and co-simulation of the native model
+//! with its rust-hdl twin (ARCHITECTURE §2).
+
+pub mod lockstep;
+pub mod vectors;

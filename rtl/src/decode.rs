@@ -1,0 +1,470 @@
+//! Header decode and the `tree` routing function of one input
+//! (ARCHITECTURE §3 "Input port", paper 000 §3.1.2 and §3.2.2).
+//!
+//! Purely combinational: from the FIFO head and the input's registers it
+//! decides the input's action this cycle exactly as the native
+//! `router::decide`, `routing::first_head` and `routing::trailing_head` do,
+//! malformed checks in the same priority order, so both models raise the
+//! same `err_code` for the same flit. The router core applies the action.
+//!
+//! Per-instance tables (own post-order number, parent port, child
+//! `[lo, hi]` ranges per class, link classes) are `Constant`s, i.e.
+//! `localparam`s in the Verilog, filled from `RouterConfig`.
+
+use crate::hw::*;
+use rust_hdl::prelude::*;
+use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::flit;
+use wormcast_sim::router::routing::consumption_output;
+use wormcast_sim::router::{InState, RouterError};
+
+#[derive(LogicBlock)]
+pub struct Decode<const W: usize> {
+    /// FIFO head and whether the FIFO holds a flit.
+    pub head: Signal<In, Bits<W>>,
+    pub nonempty: Signal<In, Bit>,
+    /// The input's registers `state`, `reserved`, `class`.
+    pub state: Signal<In, Bits<STATE_W>>,
+    pub reserved: Signal<In, Bits<MASK_W>>,
+    pub wclass: Signal<In, Bits<CLASS_W>>,
+    /// Request for the arbiter (0 = none), strip-on-grant, worm class.
+    pub req: Signal<Out, Bits<MASK_W>>,
+    pub strip: Signal<Out, Bit>,
+    pub hclass: Signal<Out, Bits<CLASS_W>>,
+    /// Send `send_flit` to all of `send_outs` when they can all load;
+    /// `release_tail` frees the reservation (TAIL).
+    pub send: Signal<Out, Bit>,
+    pub send_flit: Signal<Out, Bits<W>>,
+    pub send_outs: Signal<Out, Bits<MASK_W>>,
+    pub release_tail: Signal<Out, Bit>,
+    /// Pop the head unconditionally and move to `drop_state`.
+    pub drop: Signal<Out, Bit>,
+    pub drop_state: Signal<Out, Bits<STATE_W>>,
+    /// Malformed: count it, with this code (implies `drop`).
+    pub err: Signal<Out, Bit>,
+    pub code: Signal<Out, Bits<ERR_CODE_W>>,
+
+    // Header fields.
+    kind: Signal<Local, Bits<KIND_W>>,
+    hc: Signal<Local, Bit>,
+    ho: Signal<Local, Bits<O_W>>,
+    hs: Signal<Local, Bit>,
+    hcls: Signal<Local, Bits<CLASS_W>>,
+    hnode: Signal<Local, Bits<W>>,
+    // Table of the header's class.
+    class_ok: Signal<Local, Bit>,
+    t_own: Signal<Local, Bits<W>>,
+    t_par_v: Signal<Local, Bit>,
+    t_par_d: Signal<Local, Bits<2>>,
+    t_cons: Signal<Local, Bits<MASK_W>>,
+    t_ch_v: Vec<Signal<Local, Bit>>,
+    t_lo: Vec<Signal<Local, Bits<W>>>,
+    t_hi: Vec<Signal<Local, Bits<W>>>,
+    /// `Node` lies below the child on port d.
+    below: Vec<Signal<Local, Bit>>,
+    /// Link on port d exists and has the header's class.
+    lok: Vec<Signal<Local, Bit>>,
+    own_hit: Signal<Local, Bit>,
+    node_ok: Signal<Local, Bit>,
+    arr_cls_ok: Signal<Local, Bit>,
+    rt_v: Signal<Local, Bit>,
+    rt_d: Signal<Local, Bits<2>>,
+    rt_lok: Signal<Local, Bit>,
+    o_bad: Signal<Local, Bit>,
+    res_m1: Signal<Local, Bits<MASK_W>>,
+    multi: Signal<Local, Bit>,
+
+    // Per-class tables (index c, or c * 4 + d for child ports).
+    own: Vec<Constant<Bits<W>>>,
+    par_v: Vec<Constant<Bit>>,
+    par_d: Vec<Constant<Bits<2>>>,
+    cons_mask: Vec<Constant<Bits<MASK_W>>>,
+    ch_v: Vec<Constant<Bit>>,
+    ch_lo: Vec<Constant<Bits<W>>>,
+    ch_hi: Vec<Constant<Bits<W>>>,
+    // Per link port d.
+    link_v: Vec<Constant<Bit>>,
+    link_cls: Vec<Constant<Bits<CLASS_W>>>,
+    // This input.
+    arr_is_link: Constant<Bit>,
+    arr_v: Constant<Bit>,
+    arr_cls: Constant<Bits<CLASS_W>>,
+    arr_d: Constant<Bits<2>>,
+    node_count: Constant<Bits<W>>,
+    // Flit layout (sim/src/flit.rs).
+    c_bit: Constant<Bits<8>>,
+    o_shift: Constant<Bits<8>>,
+    s_bit: Constant<Bits<8>>,
+    class_shift: Constant<Bits<8>>,
+    node_shift: Constant<Bits<8>>,
+    s_mask: Constant<Bits<W>>,
+    k_head: Constant<Bits<KIND_W>>,
+    k_body: Constant<Bits<KIND_W>>,
+    k_tail: Constant<Bits<KIND_W>>,
+    st_idle: Constant<Bits<STATE_W>>,
+    st_active: Constant<Bits<STATE_W>>,
+    st_discard: Constant<Bits<STATE_W>>,
+    link_mask: Constant<Bits<MASK_W>>,
+    one: Constant<Bits<MASK_W>>,
+    // Error codes (router/error.rs).
+    e_body_at_idle: Constant<Bits<ERR_CODE_W>>,
+    e_for_me_after_split: Constant<Bits<ERR_CODE_W>>,
+    e_down_phase_up: Constant<Bits<ERR_CODE_W>>,
+    e_back_to_arrival: Constant<Bits<ERR_CODE_W>>,
+    e_no_output: Constant<Bits<ERR_CODE_W>>,
+    e_bad_link: Constant<Bits<ERR_CODE_W>>,
+    e_trailing_at_consumer: Constant<Bits<ERR_CODE_W>>,
+    e_below_no_branch: Constant<Bits<ERR_CODE_W>>,
+    e_node_range: Constant<Bits<ERR_CODE_W>>,
+    e_bad_class: Constant<Bits<ERR_CODE_W>>,
+    e_reserved_kind: Constant<Bits<ERR_CODE_W>>,
+    _classes: usize,
+}
+
+fn ec(e: RouterError) -> Constant<Bits<ERR_CODE_W>> {
+    Constant::new((e.code() as u64).into())
+}
+
+fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
+impl<const W: usize> Decode<W> {
+    /// The decoder of input `input` of the router configured by `cfg`.
+    pub fn new(cfg: &RouterConfig, p: &RouterParams, input: usize) -> Self {
+        assert_eq!(p.flit.width as usize, W, "flit width");
+        let classes = p.classes;
+        let mut own = vec![];
+        let mut par_v = vec![];
+        let mut par_d = vec![];
+        let mut cons_mask = vec![];
+        let mut ch_v = vec![];
+        let mut ch_lo = vec![];
+        let mut ch_hi = vec![];
+        for c in 0..classes {
+            let t = cfg.tree[c];
+            own.push(k::<W>(t.own as u64));
+            par_v.push(Constant::new(t.parent.is_some()));
+            par_d.push(k::<2>(t.parent.map_or(0, |d| d.index() as u64)));
+            let co = consumption_output(cfg.consumption_of_class[c]);
+            cons_mask.push(k::<MASK_W>(1 << co));
+            for d in 0..4 {
+                let (v, lo, hi) = match t.child[d] {
+                    Some((lo, hi)) => (true, lo as u64, hi as u64),
+                    None => (false, 0, 0),
+                };
+                ch_v.push(Constant::new(v));
+                ch_lo.push(k::<W>(lo));
+                ch_hi.push(k::<W>(hi));
+            }
+        }
+        let link_v = (0..4)
+            .map(|d| Constant::new(cfg.link_class[d].is_some()))
+            .collect();
+        let link_cls = (0..4)
+            .map(|d| k::<CLASS_W>(cfg.link_class[d].unwrap_or(0) as u64))
+            .collect();
+        let is_link = input < 4;
+        let arr = if is_link { cfg.link_class[input] } else { None };
+        Decode {
+            head: Default::default(),
+            nonempty: Default::default(),
+            state: Default::default(),
+            reserved: Default::default(),
+            wclass: Default::default(),
+            req: Default::default(),
+            strip: Default::default(),
+            hclass: Default::default(),
+            send: Default::default(),
+            send_flit: Default::default(),
+            send_outs: Default::default(),
+            release_tail: Default::default(),
+            drop: Default::default(),
+            drop_state: Default::default(),
+            err: Default::default(),
+            code: Default::default(),
+            kind: Default::default(),
+            hc: Default::default(),
+            ho: Default::default(),
+            hs: Default::default(),
+            hcls: Default::default(),
+            hnode: Default::default(),
+            class_ok: Default::default(),
+            t_own: Default::default(),
+            t_par_v: Default::default(),
+            t_par_d: Default::default(),
+            t_cons: Default::default(),
+            t_ch_v: (0..4).map(|_| Default::default()).collect(),
+            t_lo: (0..4).map(|_| Default::default()).collect(),
+            t_hi: (0..4).map(|_| Default::default()).collect(),
+            below: (0..4).map(|_| Default::default()).collect(),
+            lok: (0..4).map(|_| Default::default()).collect(),
+            own_hit: Default::default(),
+            node_ok: Default::default(),
+            arr_cls_ok: Default::default(),
+            rt_v: Default::default(),
+            rt_d: Default::default(),
+            rt_lok: Default::default(),
+            o_bad: Default::default(),
+            res_m1: Default::default(),
+            multi: Default::default(),
+            own,
+            par_v,
+            par_d,
+            cons_mask,
+            ch_v,
+            ch_lo,
+            ch_hi,
+            link_v,
+            link_cls,
+            arr_is_link: Constant::new(is_link),
+            arr_v: Constant::new(arr.is_some()),
+            arr_cls: k::<CLASS_W>(arr.unwrap_or(0) as u64),
+            arr_d: k::<2>(if is_link { input as u64 } else { 0 }),
+            node_count: k::<W>(cfg.node_count as u64),
+            c_bit: k::<8>(flit::C_BIT as u64),
+            o_shift: k::<8>(flit::O_SHIFT as u64),
+            s_bit: k::<8>(flit::S_BIT as u64),
+            class_shift: k::<8>(flit::CLASS_SHIFT as u64),
+            node_shift: k::<8>(flit::NODE_SHIFT as u64),
+            s_mask: k::<W>(flit::set_s(0)),
+            k_head: k::<KIND_W>(flit::KIND_HEAD),
+            k_body: k::<KIND_W>(flit::KIND_BODY),
+            k_tail: k::<KIND_W>(flit::KIND_TAIL),
+            st_idle: Constant::new(state_code(InState::Idle)),
+            st_active: Constant::new(state_code(InState::Active)),
+            st_discard: Constant::new(state_code(InState::Discard)),
+            link_mask: k::<MASK_W>(0xF),
+            one: k::<MASK_W>(1),
+            e_body_at_idle: ec(RouterError::BodyAtIdle),
+            e_for_me_after_split: ec(RouterError::HeadForMeAfterSplit),
+            e_down_phase_up: ec(RouterError::DownPhaseUp),
+            e_back_to_arrival: ec(RouterError::BackToArrival),
+            e_no_output: ec(RouterError::NoOutput),
+            e_bad_link: ec(RouterError::BadLink),
+            e_trailing_at_consumer: ec(RouterError::TrailingAtConsumer),
+            e_below_no_branch: ec(RouterError::BelowNoBranch),
+            e_node_range: ec(RouterError::NodeOutOfRange),
+            e_bad_class: ec(RouterError::BadClass),
+            e_reserved_kind: ec(RouterError::ReservedKind),
+            _classes: classes,
+        }
+    }
+}
+
+impl<const W: usize> Logic for Decode<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Header fields (flit.rs layout).
+        self.kind.next = self.head.val().get_bits::<KIND_W>(0);
+        self.hc.next = self.head.val().get_bit(self.c_bit.val().index());
+        self.ho.next = self.head.val().get_bits::<O_W>(self.o_shift.val().index());
+        self.hs.next = self.head.val().get_bit(self.s_bit.val().index());
+        self.hcls.next = self
+            .head
+            .val()
+            .get_bits::<CLASS_W>(self.class_shift.val().index());
+        self.hnode.next = self.head.val() >> self.node_shift.val();
+        self.hclass.next = self.hcls.val();
+
+        // The table of the header's class (a mux over classes).
+        self.class_ok.next = false;
+        self.t_own.next = 0.into();
+        self.t_par_v.next = false;
+        self.t_par_d.next = 0.into();
+        self.t_cons.next = 0.into();
+        for d in 0..4 {
+            self.t_ch_v[d].next = false;
+            self.t_lo[d].next = 0.into();
+            self.t_hi[d].next = 0.into();
+        }
+        for c in 0..self._classes {
+            if self.hcls.val().index() == c {
+                self.class_ok.next = true;
+                self.t_own.next = self.own[c].val();
+                self.t_par_v.next = self.par_v[c].val();
+                self.t_par_d.next = self.par_d[c].val();
+                self.t_cons.next = self.cons_mask[c].val();
+                for d in 0..4 {
+                    self.t_ch_v[d].next = self.ch_v[c * 4 + d].val();
+                    self.t_lo[d].next = self.ch_lo[c * 4 + d].val();
+                    self.t_hi[d].next = self.ch_hi[c * 4 + d].val();
+                }
+            }
+        }
+        for d in 0..4 {
+            self.below[d].next = self.t_ch_v[d].val()
+                & (self.t_lo[d].val() <= self.hnode.val())
+                & (self.hnode.val() <= self.t_hi[d].val());
+            self.lok[d].next = self.link_v[d].val() & (self.link_cls[d].val() == self.hcls.val());
+        }
+        self.own_hit.next = self.hnode.val() == self.t_own.val();
+        self.node_ok.next = self.hnode.val() < self.node_count.val();
+        self.arr_cls_ok.next =
+            !self.arr_is_link.val() | (self.arr_v.val() & (self.arr_cls.val() == self.hcls.val()));
+
+        // TreeTable::route: the first child port (O1..O4) whose range holds
+        // Node, else the parent port (invalid at the root).
+        if self.below[0].val() {
+            self.rt_v.next = true;
+            self.rt_d.next = 0.into();
+        } else if self.below[1].val() {
+            self.rt_v.next = true;
+            self.rt_d.next = 1.into();
+        } else if self.below[2].val() {
+            self.rt_v.next = true;
+            self.rt_d.next = 2.into();
+        } else if self.below[3].val() {
+            self.rt_v.next = true;
+            self.rt_d.next = 3.into();
+        } else {
+            self.rt_v.next = self.t_par_v.val();
+            self.rt_d.next = self.t_par_d.val();
+        }
+        self.rt_lok.next = false;
+        for d in 0..4 {
+            if self.rt_d.val().index() == d {
+                self.rt_lok.next = self.lok[d].val();
+            }
+        }
+        self.o_bad.next = (self.ho.val().get_bit(0) & !self.lok[0].val())
+            | (self.ho.val().get_bit(1) & !self.lok[1].val())
+            | (self.ho.val().get_bit(2) & !self.lok[2].val())
+            | (self.ho.val().get_bit(3) & !self.lok[3].val());
+        // More than one output reserved: a split point.
+        self.res_m1.next = self.reserved.val() - 1;
+        self.multi.next = (self.reserved.val() & self.res_m1.val()).any();
+
+        // Defaults: no action.
+        self.req.next = 0.into();
+        self.strip.next = false;
+        self.send.next = false;
+        self.send_flit.next = self.head.val();
+        self.send_outs.next = 0.into();
+        self.release_tail.next = false;
+        self.drop.next = false;
+        self.drop_state.next = self.st_discard.val();
+        self.err.next = false;
+        self.code.next = 0.into();
+
+        if self.nonempty.val() {
+            if self.state.val() == self.st_idle.val() {
+                if self.kind.val() == self.k_head.val() {
+                    // routing::first_head, checks in its order.
+                    if !self.class_ok.val() | !self.arr_cls_ok.val() {
+                        self.err.next = true;
+                        self.code.next = self.e_bad_class.val();
+                    } else if !self.node_ok.val() {
+                        self.err.next = true;
+                        self.code.next = self.e_node_range.val();
+                    } else if self.own_hit.val() {
+                        if !self.hc.val() & (self.ho.val() == 0) {
+                            self.err.next = true;
+                            self.code.next = self.e_no_output.val();
+                        } else if self.o_bad.val() {
+                            self.err.next = true;
+                            self.code.next = self.e_bad_link.val();
+                        } else {
+                            self.strip.next = true;
+                            if self.hc.val() {
+                                self.req.next =
+                                    self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.ho.val());
+                            } else {
+                                self.req.next = bit_cast::<MASK_W, O_W>(self.ho.val());
+                            }
+                        }
+                    } else if !self.rt_v.val() {
+                        self.err.next = true;
+                        self.code.next = self.e_node_range.val();
+                    } else if self.hs.val()
+                        & self.t_par_v.val()
+                        & (self.rt_d.val() == self.t_par_d.val())
+                    {
+                        self.err.next = true;
+                        self.code.next = self.e_down_phase_up.val();
+                    } else if self.arr_is_link.val() & (self.rt_d.val() == self.arr_d.val()) {
+                        self.err.next = true;
+                        self.code.next = self.e_back_to_arrival.val();
+                    } else if !self.rt_lok.val() {
+                        self.err.next = true;
+                        self.code.next = self.e_bad_link.val();
+                    } else {
+                        self.req.next = self.one.val() << self.rt_d.val();
+                    }
+                } else if self.kind.val() == self.k_body.val() {
+                    self.err.next = true;
+                    self.code.next = self.e_body_at_idle.val();
+                } else if self.kind.val() == self.k_tail.val() {
+                    self.err.next = true;
+                    self.code.next = self.e_body_at_idle.val();
+                    self.drop_state.next = self.st_idle.val();
+                } else {
+                    self.err.next = true;
+                    self.code.next = self.e_reserved_kind.val();
+                }
+            } else if self.state.val() == self.st_active.val() {
+                if self.kind.val() == self.k_head.val() {
+                    // routing::trailing_head, checks in its order.
+                    if (self.hcls.val() != self.wclass.val()) | !self.class_ok.val() {
+                        self.err.next = true;
+                        self.code.next = self.e_bad_class.val();
+                    } else if !self.node_ok.val() {
+                        self.err.next = true;
+                        self.code.next = self.e_node_range.val();
+                    } else if self.own_hit.val() & self.hs.val() {
+                        self.err.next = true;
+                        self.code.next = self.e_for_me_after_split.val();
+                    } else if self.multi.val() {
+                        // Split point: the reserved link below which Node lies, S set.
+                        self.send_flit.next = self.head.val() | self.s_mask.val();
+                        if self.reserved.val().get_bit(0) & self.below[0].val() {
+                            self.send.next = true;
+                            self.send_outs.next = self.one.val();
+                        } else if self.reserved.val().get_bit(1) & self.below[1].val() {
+                            self.send.next = true;
+                            self.send_outs.next = self.one.val() << 1;
+                        } else if self.reserved.val().get_bit(2) & self.below[2].val() {
+                            self.send.next = true;
+                            self.send_outs.next = self.one.val() << 2;
+                        } else if self.reserved.val().get_bit(3) & self.below[3].val() {
+                            self.send.next = true;
+                            self.send_outs.next = self.one.val() << 3;
+                        } else {
+                            self.err.next = true;
+                            self.code.next = self.e_below_no_branch.val();
+                        }
+                    } else if (self.reserved.val() & self.link_mask.val()) == 0 {
+                        self.err.next = true;
+                        self.code.next = self.e_trailing_at_consumer.val();
+                    } else {
+                        self.send.next = true;
+                        self.send_outs.next = self.reserved.val();
+                    }
+                } else if self.kind.val() == self.k_body.val() {
+                    self.send.next = true;
+                    self.send_outs.next = self.reserved.val();
+                } else if self.kind.val() == self.k_tail.val() {
+                    self.send.next = true;
+                    self.send_outs.next = self.reserved.val();
+                    self.release_tail.next = true;
+                } else {
+                    self.err.next = true;
+                    self.code.next = self.e_reserved_kind.val();
+                }
+            } else if self.kind.val() == self.k_tail.val() {
+                // Discard: the TAIL releases what the worm holds, or is
+                // dropped at an input that holds nothing.
+                if self.reserved.val() == 0 {
+                    self.drop.next = true;
+                    self.drop_state.next = self.st_idle.val();
+                } else {
+                    self.send.next = true;
+                    self.send_outs.next = self.reserved.val();
+                    self.release_tail.next = true;
+                }
+            } else {
+                self.drop.next = true;
+            }
+        }
+    }
+}

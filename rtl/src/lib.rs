@@ -1,0 +1,25 @@
+//! wormcast-rtl: the synthesizable rust-hdl twin of the native wormcast
+//! router (ARCHITECTURE §2, §3; paper 000 §3) and Verilog generation for one
+//! router or a whole fabric (ARCHITECTURE §7).
+//!
+//! Blocks, named after the hardware: [`fifo`] (input buffer and registered
+//! ready), [`decode`] (header decode and tree routing, one per input),
+//! [`arbiter`] (atomic reservation, rotating priority with masking),
+//! [`router`] (crossbar, output registers, input state, error register) and
+//! [`fabric`] (routers wired into a torus, NI ports at the top).
+//! Contracts (flit layout, port numbering, tables, error codes) come from
+//! `wormcast-sim`, so the two models cannot drift.
+
+pub mod arbiter;
+pub mod decode;
+pub mod drive;
+pub mod fabric;
+pub mod fabric_cfg;
+pub mod fifo;
+pub mod generate;
+pub mod hw;
+pub mod names;
+pub mod router;
+
+pub use generate::{generate_fabric, generate_router};
+pub use router::{Fault, Router};

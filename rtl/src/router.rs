@@ -1,0 +1,285 @@
+//! The router core (ARCHITECTURE §3, paper 000 §3): input FIFOs, header
+//! decode, atomic reservation, the crossbar into registered outputs with
+//! coordinated flow control, TAIL release_tail, Discard, and the error register.
+//!
+//! One clock edge here equals one call of the native `router::step`: the
+//! same registers (`in_state`, `in_reserved`, `in_class`, `out_flit`,
+//! `out_valid`, `out_owner`, `prio`, `err_count`, `err_code`, and per FIFO
+//! `count` and `ready`) take the same values. Outputs are registers only, so
+//! no combinational path runs from any router input to any router output
+//! and a fabric, wrap links included, has no combinational loop.
+//!
+//! Ports: `i_flit/i_valid/i_ready` per input (4 links, then injection),
+//! `o_flit/o_valid/o_ready` per output (4 links, then consumption), and
+//! `err_count_o/err_code_o`. `rst` is a synchronous reset to
+//! `RouterState::reset()`.
+
+use crate::arbiter::{vdef, Arbiter};
+use crate::decode::Decode;
+use crate::fifo::InputFifo;
+use crate::hw::*;
+use rust_hdl::prelude::*;
+use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::router::InState;
+
+/// Deliberate faults for the lockstep self-test: a correct comparator must
+/// catch each of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fault {
+    #[default]
+    None,
+    /// The arbiter forgets that the first blocked input keeps the top priority.
+    ArbiterPriority,
+    /// `ready` from the FIFO fill before the edge instead of after it.
+    ReadyBeforeEdge,
+}
+
+#[derive(LogicBlock)]
+pub struct Router<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub i_flit: Vec<Signal<In, Bits<W>>>,
+    pub i_valid: Vec<Signal<In, Bit>>,
+    pub i_ready: Vec<Signal<Out, Bit>>,
+    pub o_flit: Vec<Signal<Out, Bits<W>>>,
+    pub o_valid: Vec<Signal<Out, Bit>>,
+    pub o_ready: Vec<Signal<In, Bit>>,
+    pub err_count_o: Signal<Out, Bits<ERR_COUNT_W>>,
+    pub err_code_o: Signal<Out, Bits<ERR_CODE_W>>,
+    pub fifo: Vec<InputFifo<W>>,
+    pub dec: Vec<Decode<W>>,
+    pub arb: Arbiter,
+    pub in_state: Vec<DFF<Bits<STATE_W>>>,
+    pub in_reserved: Vec<DFF<Bits<MASK_W>>>,
+    pub in_class: Vec<DFF<Bits<CLASS_W>>>,
+    pub out_flit: Vec<DFF<Bits<W>>>,
+    pub out_valid: Vec<DFF<Bit>>,
+    pub out_owner: Vec<DFF<Bits<OWNER_W>>>,
+    pub prio: DFF<Bits<PRIO_W>>,
+    pub err_count: DFF<Bits<ERR_COUNT_W>>,
+    pub err_code: DFF<Bits<ERR_CODE_W>>,
+    /// Outputs that can take a flit at this edge (empty, or their flit leaves).
+    clm: Vec<Signal<Local, Bits<MASK_W>>>,
+    clm_all: Signal<Local, Bits<MASK_W>>,
+    /// Outputs owned at the start of the cycle.
+    ownm: Vec<Signal<Local, Bits<MASK_W>>>,
+    ownm_all: Signal<Local, Bits<MASK_W>>,
+    /// Input i's flit leaves now (all its outputs can load).
+    go: Vec<Signal<Local, Bit>>,
+    nerr: Vec<Signal<Local, Bits<ERR_CODE_W>>>,
+    nerr_all: Signal<Local, Bits<ERR_CODE_W>>,
+    err_sum: Signal<Local, Bits<17>>,
+    obit: Vec<Constant<Bits<MASK_W>>>,
+    in_id: Vec<Constant<Bits<OWNER_W>>>,
+    no_owner: Constant<Bits<OWNER_W>>,
+    st_idle: Constant<Bits<STATE_W>>,
+    st_active: Constant<Bits<STATE_W>>,
+    err_max: Constant<Bits<17>>,
+    _n_in: usize,
+    _n_out: usize,
+}
+
+impl<const W: usize> Router<W> {
+    pub fn new(cfg: &RouterConfig, p: &RouterParams) -> Self {
+        Self::with_fault(cfg, p, Fault::None)
+    }
+
+    pub fn with_fault(cfg: &RouterConfig, p: &RouterParams, fault: Fault) -> Self {
+        assert_eq!(p.flit.width as usize, W, "flit width");
+        let n_in = p.inputs();
+        let n_out = p.outputs();
+        Router {
+            clock: Default::default(),
+            rst: Default::default(),
+            i_flit: vdef(n_in),
+            i_valid: vdef(n_in),
+            i_ready: vdef(n_in),
+            o_flit: vdef(n_out),
+            o_valid: vdef(n_out),
+            o_ready: vdef(n_out),
+            err_count_o: Default::default(),
+            err_code_o: Default::default(),
+            fifo: (0..n_in)
+                .map(|_| InputFifo::with_fault(p.depth, fault == Fault::ReadyBeforeEdge))
+                .collect(),
+            dec: (0..n_in).map(|i| Decode::new(cfg, p, i)).collect(),
+            arb: Arbiter::new(n_in, fault == Fault::ArbiterPriority),
+            in_state: vdef(n_in),
+            in_reserved: vdef(n_in),
+            in_class: vdef(n_in),
+            out_flit: vdef(n_out),
+            out_valid: vdef(n_out),
+            out_owner: vdef(n_out),
+            prio: Default::default(),
+            err_count: Default::default(),
+            err_code: Default::default(),
+            clm: vdef(n_out + 1),
+            clm_all: Default::default(),
+            ownm: vdef(n_out + 1),
+            ownm_all: Default::default(),
+            go: vdef(n_in),
+            nerr: vdef(n_in + 1),
+            nerr_all: Default::default(),
+            err_sum: Default::default(),
+            obit: (0..n_out)
+                .map(|o| Constant::new((1u64 << o).into()))
+                .collect(),
+            in_id: (0..n_in)
+                .map(|i| Constant::new((i as u64).into()))
+                .collect(),
+            no_owner: Constant::new(NO_OWNER_RTL.into()),
+            st_idle: Constant::new(state_code(InState::Idle)),
+            st_active: Constant::new(state_code(InState::Active)),
+            err_max: Constant::new((u16::MAX as u64).into()),
+            _n_in: n_in,
+            _n_out: n_out,
+        }
+    }
+}
+
+impl<const W: usize> Logic for Router<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, prio, err_count, err_code);
+        self.err_count_o.next = self.err_count.q.val();
+        self.err_code_o.next = self.err_code.q.val();
+
+        // Output registers: a flit leaves when downstream is ready; an output
+        // can load at this edge if it is empty or its flit leaves now.
+        self.clm[0].next = 0.into();
+        self.ownm[0].next = 0.into();
+        for o in 0..self._n_out {
+            self.out_flit[o].clock.next = self.clock.val();
+            self.out_flit[o].d.next = self.out_flit[o].q.val();
+            self.out_valid[o].clock.next = self.clock.val();
+            self.out_valid[o].d.next = self.out_valid[o].q.val();
+            self.out_owner[o].clock.next = self.clock.val();
+            self.out_owner[o].d.next = self.out_owner[o].q.val();
+            self.o_flit[o].next = self.out_flit[o].q.val();
+            self.o_valid[o].next = self.out_valid[o].q.val();
+            if self.out_valid[o].q.val() & self.o_ready[o].val() {
+                self.out_valid[o].d.next = false;
+            }
+            if !self.out_valid[o].q.val() | self.o_ready[o].val() {
+                self.clm[o + 1].next = self.clm[o].val() | self.obit[o].val();
+            } else {
+                self.clm[o + 1].next = self.clm[o].val();
+            }
+            if self.out_owner[o].q.val() != self.no_owner.val() {
+                self.ownm[o + 1].next = self.ownm[o].val() | self.obit[o].val();
+            } else {
+                self.ownm[o + 1].next = self.ownm[o].val();
+            }
+        }
+        // The chain's last element (last write wins, in Rust and Verilog).
+        self.clm_all.next = 0.into();
+        self.ownm_all.next = 0.into();
+        for o in 0..self._n_out {
+            self.clm_all.next = self.clm[o + 1].val();
+            self.ownm_all.next = self.ownm[o + 1].val();
+        }
+
+        self.arb.owned.next = self.ownm_all.val();
+        self.arb.prio.next = self.prio.q.val();
+        self.prio.d.next = self.arb.prio_next.val();
+
+        self.nerr[0].next = 0.into();
+        for i in 0..self._n_in {
+            self.in_state[i].clock.next = self.clock.val();
+            self.in_state[i].d.next = self.in_state[i].q.val();
+            self.in_reserved[i].clock.next = self.clock.val();
+            self.in_reserved[i].d.next = self.in_reserved[i].q.val();
+            self.in_class[i].clock.next = self.clock.val();
+            self.in_class[i].d.next = self.in_class[i].q.val();
+
+            self.fifo[i].clock.next = self.clock.val();
+            self.fifo[i].rst.next = self.rst.val();
+            self.fifo[i].in_flit.next = self.i_flit[i].val();
+            self.fifo[i].in_valid.next = self.i_valid[i].val();
+            self.i_ready[i].next = self.fifo[i].ready.val();
+
+            self.dec[i].head.next = self.fifo[i].head.val();
+            self.dec[i].nonempty.next = self.fifo[i].count.val().any();
+            self.dec[i].state.next = self.in_state[i].q.val();
+            self.dec[i].reserved.next = self.in_reserved[i].q.val();
+            self.dec[i].wclass.next = self.in_class[i].q.val();
+            self.arb.req[i].next = self.dec[i].req.val();
+
+            // Coordinated flow control: all outputs of the flit, or none.
+            self.go[i].next = self.dec[i].send.val()
+                & ((self.dec[i].send_outs.val() & self.clm_all.val())
+                    == self.dec[i].send_outs.val());
+            self.fifo[i].pop.next = self.dec[i].drop.val()
+                | self.dec[i].err.val()
+                | self.go[i].val()
+                | (self.arb.grant[i].val() & self.dec[i].strip.val());
+
+            if self.go[i].val() {
+                for o in 0..self._n_out {
+                    if self.dec[i].send_outs.val().get_bit(o) {
+                        self.out_flit[o].d.next = self.dec[i].send_flit.val();
+                        self.out_valid[o].d.next = true;
+                    }
+                }
+                if self.dec[i].release_tail.val() {
+                    for o in 0..self._n_out {
+                        if self.in_reserved[i].q.val().get_bit(o) {
+                            self.out_owner[o].d.next = self.no_owner.val();
+                        }
+                    }
+                    self.in_reserved[i].d.next = 0.into();
+                    self.in_state[i].d.next = self.st_idle.val();
+                }
+            }
+            if self.dec[i].drop.val() | self.dec[i].err.val() {
+                self.in_state[i].d.next = self.dec[i].drop_state.val();
+            }
+            if self.dec[i].err.val() {
+                self.err_code.d.next = self.dec[i].code.val();
+                self.nerr[i + 1].next = self.nerr[i].val() + 1;
+            } else {
+                self.nerr[i + 1].next = self.nerr[i].val();
+            }
+            // Atomic reservation: the grant takes every requested output.
+            if self.arb.grant[i].val() {
+                self.in_state[i].d.next = self.st_active.val();
+                self.in_reserved[i].d.next = self.dec[i].req.val();
+                self.in_class[i].d.next = self.dec[i].hclass.val();
+                for o in 0..self._n_out {
+                    if self.dec[i].req.val().get_bit(o) {
+                        self.out_owner[o].d.next = self.in_id[i].val();
+                    }
+                }
+            }
+        }
+        self.nerr_all.next = 0.into();
+        for i in 0..self._n_in {
+            self.nerr_all.next = self.nerr[i + 1].val();
+        }
+        // err_count saturates (one step per malformed input, as natively).
+        self.err_sum.next = bit_cast::<17, ERR_COUNT_W>(self.err_count.q.val())
+            + bit_cast::<17, ERR_CODE_W>(self.nerr_all.val());
+        if self.err_sum.val() > self.err_max.val() {
+            self.err_count.d.next = bit_cast::<ERR_COUNT_W, 17>(self.err_max.val());
+        } else {
+            self.err_count.d.next = bit_cast::<ERR_COUNT_W, 17>(self.err_sum.val());
+        }
+
+        // Synchronous reset, last so it wins.
+        if self.rst.val() {
+            for i in 0..self._n_in {
+                self.in_state[i].d.next = self.st_idle.val();
+                self.in_reserved[i].d.next = 0.into();
+                self.in_class[i].d.next = 0.into();
+            }
+            for o in 0..self._n_out {
+                self.out_flit[o].d.next = 0.into();
+                self.out_valid[o].d.next = false;
+                self.out_owner[o].d.next = self.no_owner.val();
+            }
+            self.prio.d.next = 0.into();
+            self.err_count.d.next = 0.into();
+            self.err_code.d.next = 0.into();
+        }
+    }
+}

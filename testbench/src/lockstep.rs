@@ -1,0 +1,286 @@
+//! Lockstep co-simulation of the native router model and its rust-hdl twin
+//! (ARCHITECTURE §2, checks 1 and 2): same inputs every cycle, every output
+//! compared after every clock edge; the first difference is reported with
+//! its cycle, router and signal.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use wormcast_rtl::drive::{Mismatch, RouterDut};
+use wormcast_rtl::Fault;
+use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::flit::{Flit, FlitFormat, Head};
+use wormcast_sim::router::{self, RouterInputs, RouterState};
+
+/// One upstream sender per router input: registered flit/valid held until
+/// the router's registered ready takes it. Emits a mix of plausible worms
+/// (heads built from the router's own tables) and garbage.
+pub struct Upstream {
+    queue: std::collections::VecDeque<Flit>,
+    pub flit: Flit,
+    pub valid: bool,
+}
+
+/// Random stimulus for one router.
+pub struct RouterStim {
+    rng: ChaCha8Rng,
+    up: Vec<Upstream>,
+    fmt: FlitFormat,
+    cfg: RouterConfig,
+    params: RouterParams,
+    /// Per output: cycles of forced back-pressure left.
+    stall: Vec<u32>,
+}
+
+impl RouterStim {
+    pub fn new(cfg: &RouterConfig, params: &RouterParams, seed: u64) -> RouterStim {
+        RouterStim {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            up: (0..params.inputs())
+                .map(|_| Upstream {
+                    queue: Default::default(),
+                    flit: 0,
+                    valid: false,
+                })
+                .collect(),
+            fmt: params.flit,
+            cfg: cfg.clone(),
+            params: *params,
+            stall: vec![0; params.outputs()],
+        }
+    }
+
+    fn head(&mut self, input: usize, first: bool) -> Flit {
+        let r = &mut self.rng;
+        let classes = self.params.classes as u8;
+        let sane = r.gen_bool(0.75);
+        let class = if input < 4 && (sane || r.gen_bool(0.6)) {
+            self.cfg.link_class[input].unwrap_or(0)
+        } else if sane {
+            r.gen_range(0..classes)
+        } else {
+            r.gen_range(0..4)
+        };
+        let t = self.cfg.tree[(class as usize).min(self.cfg.tree.len() - 1)];
+        let n = self.cfg.node_count;
+        let node = match r.gen_range(0..10) {
+            0..=2 => t.own,
+            3 if !sane => n + r.gen_range(0..3),
+            _ => r.gen_range(0..n),
+        };
+        let links: u8 = (0..4)
+            .filter(|&d| self.cfg.link_class[d] == Some(class))
+            .fold(0, |m, d| m | 1 << d);
+        let (c, o, s) = if sane {
+            let o = r.gen_range(0..16u8) & links;
+            (o == 0 || r.gen_bool(0.5), o, !first && r.gen_bool(0.3))
+        } else {
+            (r.gen_bool(0.5), r.gen_range(0..16), r.gen_bool(0.3))
+        };
+        self.fmt.head(Head {
+            node,
+            c,
+            o,
+            s,
+            class,
+        })
+    }
+
+    fn worm(&mut self, input: usize) {
+        let heads = if self.rng.gen_bool(0.7) {
+            1
+        } else {
+            self.rng.gen_range(2..4)
+        };
+        for k in 0..heads {
+            let h = self.head(input, k == 0);
+            self.up[input].queue.push_back(h);
+        }
+        let bodies = self.rng.gen_range(0..5);
+        for _ in 0..bodies {
+            let b = self.fmt.body(self.rng.gen());
+            self.up[input].queue.push_back(b);
+        }
+        if self.rng.gen_bool(0.97) {
+            let t = self.fmt.tail(self.rng.gen());
+            self.up[input].queue.push_back(t);
+        }
+    }
+
+    /// The inputs for the coming edge, given the router's registers now.
+    pub fn inputs(&mut self, cur: &RouterState) -> RouterInputs {
+        let mut io = RouterInputs::default();
+        for i in 0..self.params.inputs() {
+            let u = &self.up[i];
+            if u.valid && !cur.inp[i].ready {
+                // Held until accepted.
+            } else {
+                if u.valid {
+                    self.up[i].valid = false;
+                }
+                if self.up[i].queue.is_empty() && self.rng.gen_bool(0.3) {
+                    if self.rng.gen_bool(0.03) {
+                        // Garbage: any bit pattern, reserved kind included.
+                        let g = self.rng.gen::<u64>() & self.fmt.mask();
+                        self.up[i].queue.push_back(g);
+                    } else {
+                        self.worm(i);
+                    }
+                }
+                if self.rng.gen_bool(0.85) {
+                    if let Some(f) = self.up[i].queue.pop_front() {
+                        self.up[i].flit = f;
+                        self.up[i].valid = true;
+                    }
+                }
+            }
+            io.flit[i] = self.up[i].flit;
+            io.valid[i] = self.up[i].valid;
+        }
+        for o in 0..self.params.outputs() {
+            if self.stall[o] > 0 {
+                self.stall[o] -= 1;
+                io.ready[o] = false;
+            } else if self.rng.gen_bool(0.01) {
+                self.stall[o] = self.rng.gen_range(5..60);
+                io.ready[o] = false;
+            } else {
+                io.ready[o] = self.rng.gen_bool(0.8);
+            }
+        }
+        io
+    }
+}
+
+/// What a lockstep run did.
+#[derive(Debug, Clone, Default)]
+pub struct LockstepStats {
+    pub cycles: u64,
+    pub errors: u64,
+    pub grants: u64,
+    pub flits_out: u64,
+    pub seconds: f64,
+}
+
+/// Single router: native `router::step` next to the rust-hdl block for
+/// `cycles` cycles of random stimuli. Every output is compared each cycle;
+/// with `internal` also every shared register. `Err` names the first
+/// difference.
+pub fn router_lockstep<const W: usize>(
+    cfg: &RouterConfig,
+    params: &RouterParams,
+    fault: Fault,
+    cycles: u64,
+    seed: u64,
+    internal: bool,
+) -> Result<LockstepStats, Mismatch> {
+    let t0 = std::time::Instant::now();
+    let mut dut = RouterDut::<W>::new(cfg, params, fault);
+    let mut stim = RouterStim::new(cfg, params, seed);
+    let mut cur = RouterState::reset();
+    let mut next = RouterState::reset();
+    let mut st = LockstepStats::default();
+    dut.compare(&cur, 0, cfg.node, internal)?;
+    for cycle in 1..=cycles {
+        let io = stim.inputs(&cur);
+        let act = router::step(cfg, params, &cur, &io, &mut next);
+        st.errors += act.errors.count_ones() as u64;
+        st.grants += act.granted.count_ones() as u64;
+        st.flits_out += act.sent.count_ones() as u64;
+        std::mem::swap(&mut cur, &mut next);
+        dut.set_inputs(&io);
+        dut.tick();
+        dut.compare(&cur, cycle, cfg.node, internal)?;
+        st.cycles = cycle;
+    }
+    st.seconds = t0.elapsed().as_secs_f64();
+    Ok(st)
+}
+
+/// A small DSTM scenario for fabric lockstep: 4×4 torus (or `topology`),
+/// Poisson unicast + multicast traffic at a load that keeps links busy.
+pub fn fabric_scenario(topology: &str, rate: f64, seed: u64) -> wormcast_sim::scenario::Scenario {
+    let text = format!(
+        r#"
+[network]
+topology = "{topology}"
+construction = "dstm1"
+
+[traffic]
+rate = {rate}
+multicast_fraction = 0.3
+destinations = [2, 6]
+length = 6
+seed = {seed}
+
+[run]
+warmup = 0
+cycles = 1000000
+drain_cycles = 0
+"#
+    );
+    wormcast_sim::scenario::Scenario::from_toml(&text, &[], "lockstep").expect("valid scenario")
+}
+
+/// What a fabric lockstep run did.
+#[derive(Debug, Clone, Default)]
+pub struct FabricStats {
+    pub cycles: u64,
+    pub messages: usize,
+    pub multicasts: usize,
+    pub delivered: u64,
+    pub seconds: f64,
+}
+
+/// Fabric: the native `Network` (its NIs, DSTM traffic and fabric) next to
+/// the rust-hdl fabric fed with the same NI injection signals. After every
+/// edge every router is compared: every link and NI output (flit, valid),
+/// every input ready, the error registers and the shared internal registers.
+pub fn fabric_lockstep<const W: usize>(
+    scenario: &wormcast_sim::scenario::Scenario,
+    fault: Fault,
+    cycles: u64,
+) -> Result<FabricStats, Mismatch> {
+    use rust_hdl::prelude::*;
+    use wormcast_rtl::drive::{clock_edge, compare_router, settle};
+    use wormcast_rtl::fabric::Fabric;
+    let t0 = std::time::Instant::now();
+    let mut net = wormcast_sim::network::Network::new(scenario).expect("valid network");
+    let p = net.fabric.params;
+    let topo = net.fabric.topo;
+    let mut hw = Fabric::<W>::with_fault(&topo, &p, &net.fabric.cfg, fault);
+    hw.connect_all();
+    let n = topo.nodes() as usize;
+    // Reset cycle.
+    hw.rst.next = true;
+    clock_edge(&mut hw, |u, c| u.clock.next = c.into());
+    hw.rst.next = false;
+    for r in hw.cons_ready.iter_mut() {
+        r.next = true;
+    }
+    settle(&mut hw);
+    for r in 0..n {
+        compare_router(&hw.r[r], &p, &net.fabric.state[r], 0, r as u32, true)?;
+    }
+    let mut st = FabricStats::default();
+    for cycle in 1..=cycles {
+        for u in 0..n {
+            for (k, s) in net.nis[u].senders.iter().enumerate() {
+                let port = u * p.injection + k;
+                hw.inj_flit[port].next = s.out_flit.into();
+                hw.inj_valid[port].next = s.out_valid;
+            }
+        }
+        net.step();
+        clock_edge(&mut hw, |u, c| u.clock.next = c.into());
+        for r in 0..n {
+            compare_router(&hw.r[r], &p, &net.fabric.state[r], cycle, r as u32, true)?;
+        }
+        st.cycles = cycle;
+    }
+    st.messages = net.msgs.len();
+    st.multicasts = net.msgs.iter().filter(|m| m.is_multicast()).count();
+    st.delivered = net.msgs.iter().map(|m| m.done_count as u64).sum();
+    st.seconds = t0.elapsed().as_secs_f64();
+    assert_eq!(net.score, Default::default(), "native scoreboard");
+    Ok(st)
+}
