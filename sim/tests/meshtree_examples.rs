@@ -70,3 +70,37 @@ fn torus_8x8_wraps() {
         assert_eq!(t.children(p(0, 0))[0], p(7, 0), "{alg}: wraps first");
     }
 }
+
+fn d3() -> Vec<Point> {
+    [
+        (0, 3, 0),
+        (1, 3, 0),
+        (1, 4, 2),
+        (2, 3, 0),
+        (3, 1, 0),
+        (4, 3, 3),
+    ]
+    .iter()
+    .map(|&(x, y, z)| Point::xyz(x, y, z))
+    .collect()
+}
+
+/// Example 3.2.1.2 and its DDS/torus variants (5×5×5): DIAG mesh 20/10,
+/// DDS mesh 16/11, DIAG torus 14/6, DDS torus 14/6.
+#[test]
+fn mesh_and_torus_5x5x5() {
+    let m = Grid::mesh3(5, 5, 5).unwrap();
+    check(Algorithm::Diag, m, &d3(), 20, 10);
+    check(Algorithm::Dds, m, &d3(), 16, 11);
+    let t = Grid::torus3(5, 5, 5).unwrap();
+    check(Algorithm::Diag, t, &d3(), 14, 6);
+    check(Algorithm::Dds, t, &d3(), 14, 6);
+    // The wraps of the text: (0,0,0)⇒(4,0,0)⇒(4,0,4)⇒(4,4,4), (0,0,0)⇒(0,4,0).
+    let tr = run(Algorithm::Diag, t, &d3());
+    let p = Point::xyz;
+    assert_eq!(tr.parent(p(4, 0, 0)), Some(p(0, 0, 0)));
+    assert_eq!(tr.parent(p(4, 0, 4)), Some(p(4, 0, 0)));
+    assert_eq!(tr.parent(p(4, 4, 4)), Some(p(4, 0, 4)));
+    assert_eq!(tr.parent(p(0, 4, 0)), Some(p(0, 0, 0)));
+    assert!(!tr.contains(p(0, 0, 4)));
+}

@@ -67,11 +67,25 @@ mod tests {
     #[test]
     fn thesis_order_8x8() {
         // Figure 3.2.2.2: (0,2), (3,0), (4,0), (4,6), (7,4), (6,6).
-        let d = [[4, 6, 0], [6, 6, 0], [0, 2, 0], [7, 4, 0], [3, 0, 0], [4, 0, 0]];
+        let d = [
+            [4, 6, 0],
+            [6, 6, 0],
+            [0, 2, 0],
+            [7, 4, 0],
+            [3, 0, 0],
+            [4, 0, 0],
+        ];
         let o = dds_order(&d, 2);
         assert_eq!(
             o,
-            vec![[0, 2, 0], [3, 0, 0], [4, 0, 0], [4, 6, 0], [7, 4, 0], [6, 6, 0]]
+            vec![
+                [0, 2, 0],
+                [3, 0, 0],
+                [4, 0, 0],
+                [4, 6, 0],
+                [7, 4, 0],
+                [6, 6, 0]
+            ]
         );
     }
 
@@ -88,7 +102,9 @@ mod tests {
                 scan.push([x, d, 0]);
             }
         }
-        let all: Vec<Lp> = (0..n).flat_map(|y| (0..m).map(move |x| [x, y, 0])).collect();
+        let all: Vec<Lp> = (0..n)
+            .flat_map(|y| (0..m).map(move |x| [x, y, 0]))
+            .collect();
         assert_eq!(dds_order(&all, 2), scan);
     }
 }

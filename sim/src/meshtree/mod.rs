@@ -8,20 +8,24 @@
 //! other case to that (§3.1.1, §3.1.3):
 //!
 //! * **mesh, source anywhere:** the mesh is split at the source's coordinates
-//!   into 2^n submeshes, each with the source as origin and its axes pointing
-//!   away from it; a destination sharing a coordinate with the source goes to
-//!   the submesh on the positive side of that axis. The subtrees only overlap
-//!   on the axes through the source, where every construction uses the same
-//!   straight path, so their union is a tree.
+//!   into 2^n disjoint submeshes: on each axis the positive side
+//!   `s_a..k` (zone origin `s_a`, counting up) and the negative side `0..s_a`
+//!   (origin `s_a − 1`, counting down). The zone origins ("corners") are
+//!   joined to the source exactly like the torus corners below, by one link
+//!   per axis, so every node keeps its distance. (Letting all submeshes share
+//!   the source as origin, as the thesis's Figure 3.1.1 suggests, makes 3-D
+//!   submeshes overlap on whole planes where their subtrees disagree; see
+//!   `docs/decisions.md`.)
 //! * **torus:** coordinates are taken relative to the source (a torus is
 //!   symmetric); each axis of side `k` is split at the middle into
 //!   `0..⌈k/2⌉` (zone origin `0`, counting up) and `⌈k/2⌉..k` (origin
 //!   `k − 1`, counting down), giving 2^n zones each run as a mesh from its
-//!   corner. The corners are joined by wraparound links (2-D: `(0,0)→(m−1,0)`,
+//!   corner (Alg. 3.2.1.3, 3.2.1.6). The corners are joined by wraparound links (2-D: `(0,0)→(m−1,0)`,
 //!   `(0,0)→(0,n−1)`, `(m−1,0)→(m−1,n−1)`; 3-D as the thesis's Example
 //!   3.2.1.2: a corner's parent clears its Y bit, else its Z bit, else its X
-//!   bit). A wrap is used only if it leads to a zone with destinations, and
-//!   wraps are served before any other link.
+//!   bit). A zone link is used only if it leads to a zone with destinations,
+//!   and zone links are served before any other link (thesis: "we assume the
+//!   wraparound links have a higher transmission priority").
 
 pub mod connect;
 pub mod dds;
@@ -120,9 +124,13 @@ impl Zone {
         }
         Point(p)
     }
-    fn link(&self, axis: usize, grid: &Grid, from: Point) -> Link {
-        let positive = !self.negative[axis];
-        grid.step(from, axis, positive).expect("zone step is a link").1
+    /// The link of the local step `from → from ± e_axis` (`up`: local
+    /// coordinate increases; MIN also steps down).
+    fn link(&self, axis: usize, up: bool, grid: &Grid, from: Point) -> Link {
+        let positive = up != self.negative[axis];
+        grid.step(from, axis, positive)
+            .expect("zone step is a link")
+            .1
     }
 }
 
@@ -173,7 +181,7 @@ pub fn build(
                 }
             } else if c < s {
                 z |= 1 << a;
-                l[a] = s - c;
+                l[a] = s - 1 - c;
             } else {
                 l[a] = c - s;
             }
@@ -197,13 +205,14 @@ pub fn build(
             let (s, k) = (source.get(a), grid.side(a));
             let neg = z & (1 << a) != 0;
             negative[a] = neg;
-            if grid.is_torus() {
-                shape[a] = if neg { k / 2 } else { k.div_ceil(2) };
-                if neg {
-                    base.0[a] = ((s + k - 1) % k) as u16;
-                }
-            } else {
-                shape[a] = if neg { s + 1 } else { k - s };
+            shape[a] = match (grid.is_torus(), neg) {
+                (true, true) => k / 2,
+                (true, false) => k.div_ceil(2),
+                (false, true) => s,
+                (false, false) => k - s,
+            };
+            if neg {
+                base.0[a] = ((s + k - 1) % k) as u16;
             }
         }
         let zone = Zone { base, negative };
@@ -214,7 +223,7 @@ pub fn build(
             edges.push(RawEdge {
                 parent: p,
                 child: c,
-                link: zone.link(axis, grid, p),
+                link: zone.link(axis, lc[axis] > lp[axis], grid, p),
                 service: if diagonal {
                     Service::Diagonal
                 } else {
@@ -223,9 +232,7 @@ pub fn build(
             });
         }
     }
-    if grid.is_torus() {
-        wrap_edges(grid, source, &per_zone, &mut edges);
-    }
+    zone_links(grid, source, &per_zone, &mut edges);
     Ok(MulticastTree::assemble(
         *grid,
         source,
@@ -252,7 +259,7 @@ fn wrap_parent(z: usize, dims: usize) -> (usize, usize) {
     (z & !(1 << axis), axis)
 }
 
-/// The corner of zone `z` (relative to a torus source).
+/// The corner (origin) of zone `z`.
 fn corner(grid: &Grid, source: Point, z: usize) -> Point {
     let mut p = source;
     for a in 0..grid.dims() {
@@ -264,7 +271,7 @@ fn corner(grid: &Grid, source: Point, z: usize) -> Point {
     p
 }
 
-fn wrap_edges(grid: &Grid, source: Point, per_zone: &[Vec<Lp>], edges: &mut Vec<RawEdge>) {
+fn zone_links(grid: &Grid, source: Point, per_zone: &[Vec<Lp>], edges: &mut Vec<RawEdge>) {
     let n = grid.dims();
     let mut used = vec![false; per_zone.len()];
     for z in 1..per_zone.len() {
@@ -291,7 +298,7 @@ fn wrap_edges(grid: &Grid, source: Point, per_zone: &[Vec<Lp>], edges: &mut Vec<
             parent: from,
             child: to,
             link,
-            service: Service::Wrap(pos),
+            service: Service::ZoneLink(pos),
         });
     }
 }

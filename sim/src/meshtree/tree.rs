@@ -9,7 +9,7 @@
 //!
 //! The priority order is carried by each edge as a [`Service`] rank; the
 //! algorithm modules document theirs (DIAG: diagonal-path child first, then
-//! X, Y, Z; VH/DDS/MIN: X, Y, Z; tori: wraparound links before all others).
+//! X, Y, Z; VH/DDS/MIN: X, Y, Z; zone links (torus wraps) before all others).
 
 use super::grid::{Grid, Link, Point};
 use std::collections::VecDeque;
@@ -17,8 +17,10 @@ use std::collections::VecDeque;
 /// Service class of an edge, lowest first at a branching node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Service {
-    /// Torus zone-joining link; the `u8` is its position in the wrap order.
-    Wrap(u8),
+    /// Link joining a zone's origin to its parent zone's origin (a
+    /// wraparound link on a torus); the `u8` is its axis's position in the
+    /// zone-link order (2-D X, Y; 3-D X, Z, Y).
+    ZoneLink(u8),
     /// Edge of DIAG's diagonal path.
     Diagonal,
     /// Any other edge.
