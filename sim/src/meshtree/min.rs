@@ -56,15 +56,26 @@ fn nearest(t: &LocalTree, u: Lp) -> Lp {
 
 /// The destinations in MIN's pick order.
 pub(crate) fn min_order(dests: &[Lp], dims: usize) -> Vec<Lp> {
-    let mut left = dests.to_vec();
-    let mut out = Vec::with_capacity(left.len());
-    let mut axis = 0;
-    while !left.is_empty() {
-        let i = (0..left.len())
-            .min_by_key(|&i| (left[i][axis], zyx(left[i])))
-            .unwrap();
-        out.push(left.swap_remove(i));
-        axis = (axis + 1) % dims;
+    // One list per axis sorted by (coordinate, z, y, x); a pick on axis `a`
+    // takes the first not yet taken entry of list `a`.
+    let lists: Vec<Vec<usize>> = (0..dims)
+        .map(|a| {
+            let mut v: Vec<usize> = (0..dests.len()).collect();
+            v.sort_by_key(|&i| (dests[i][a], zyx(dests[i])));
+            v
+        })
+        .collect();
+    let mut head = vec![0usize; dims];
+    let mut taken = vec![false; dests.len()];
+    let mut out = Vec::with_capacity(dests.len());
+    for pick in 0..dests.len() {
+        let a = pick % dims;
+        while taken[lists[a][head[a]]] {
+            head[a] += 1;
+        }
+        let i = lists[a][head[a]];
+        taken[i] = true;
+        out.push(dests[i]);
     }
     out
 }
