@@ -155,12 +155,36 @@ fn validate(grid: &Grid, source: Point, dests: &[Point]) -> InputResult<()> {
     Ok(())
 }
 
-/// Builds the multicast tree of `alg` from `source` to `dests` on `grid`.
+/// One-port service order of the links joining zone origins (torus wraps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ZoneLinks {
+    /// Before every other link: the thesis's stated assumption for its torus
+    /// examples (ALGORITHMS.md §C). The default.
+    #[default]
+    First,
+    /// After every other link of the node (a variant, to test how the
+    /// thesis's averaged torus times were counted).
+    Last,
+}
+
+/// Builds the multicast tree of `alg` from `source` to `dests` on `grid`,
+/// zone links served first.
 pub fn build(
     alg: Algorithm,
     grid: &Grid,
     source: Point,
     dests: &[Point],
+) -> InputResult<MulticastTree> {
+    build_with(alg, grid, source, dests, ZoneLinks::First)
+}
+
+/// [`build`] with a chosen service order for the zone links.
+pub fn build_with(
+    alg: Algorithm,
+    grid: &Grid,
+    source: Point,
+    dests: &[Point],
+    zone_links: ZoneLinks,
 ) -> InputResult<MulticastTree> {
     validate(grid, source, dests)?;
     let n = grid.dims();
@@ -232,12 +256,13 @@ pub fn build(
             });
         }
     }
-    zone_links(grid, source, &per_zone, &mut edges);
+    add_zone_links(grid, source, &per_zone, &mut edges);
     Ok(MulticastTree::assemble(
         *grid,
         source,
         dests.to_vec(),
         &edges,
+        zone_links == ZoneLinks::Last,
     ))
 }
 
@@ -271,7 +296,7 @@ fn corner(grid: &Grid, source: Point, z: usize) -> Point {
     p
 }
 
-fn zone_links(grid: &Grid, source: Point, per_zone: &[Vec<Lp>], edges: &mut Vec<RawEdge>) {
+fn add_zone_links(grid: &Grid, source: Point, per_zone: &[Vec<Lp>], edges: &mut Vec<RawEdge>) {
     let n = grid.dims();
     let mut used = vec![false; per_zone.len()];
     for z in 1..per_zone.len() {

@@ -64,6 +64,7 @@ impl MulticastTree {
         source: Point,
         destinations: Vec<Point>,
         edges: &[RawEdge],
+        zone_links_last: bool,
     ) -> MulticastTree {
         let n = grid.nodes();
         let mut par: Vec<Option<(usize, Link, Service)>> = vec![None; n];
@@ -86,7 +87,8 @@ impl MulticastTree {
         }
         let rank = |c: usize| {
             let (_, l, s) = par[c].unwrap();
-            (s, l.axis, !l.positive)
+            let late = zone_links_last && matches!(s, Service::ZoneLink(_));
+            (late, s, l.axis, !l.positive)
         };
         for k in kids.iter_mut() {
             k.sort_by_key(|&c| rank(c));
