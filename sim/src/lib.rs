@@ -9,6 +9,7 @@ pub mod dstm;
 pub mod error;
 pub mod fabric;
 pub mod flit;
+pub mod meshtree;
 pub mod network;
 pub mod ports;
 pub mod router;
