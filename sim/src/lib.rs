@@ -10,6 +10,7 @@ pub mod error;
 pub mod fabric;
 pub mod flit;
 pub mod network;
+pub mod pathbased;
 pub mod ports;
 pub mod router;
 pub mod scenario;
