@@ -27,7 +27,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
-        let val = || args.get(i + 1).expect("missing value").parse::<u64>().expect("integer");
+        let val = || {
+            args.get(i + 1)
+                .expect("missing value")
+                .parse::<u64>()
+                .expect("integer")
+        };
         match args[i].as_str() {
             "--runs" => runs = val() as usize,
             "--kmax" => kmax = val() as u32,
@@ -58,7 +63,10 @@ fn main() {
     while k <= kmax.min(t.nodes() - 1) {
         let mut s = [0f64; 4];
         for _ in 0..runs {
-            let d: Vec<NodeId> = others.choose_multiple(&mut rng, k as usize).copied().collect();
+            let d: Vec<NodeId> = others
+                .choose_multiple(&mut rng, k as usize)
+                .copied()
+                .collect();
             let xy = part.multicast(&d).expect("xy");
             let ln = lin(&t, 0, &d).expect("lin");
             s[0] += xy.time_with_message(L) as f64;
@@ -85,10 +93,22 @@ fn main() {
     }
     let m: Vec<f64> = tot.iter().map(|v| v / samples).collect();
     println!();
-    println!("mesh {t}, source 0,0, L = {L}, {runs} sets per K, K = 10..={kmax} step 10, seed {seed}");
+    println!(
+        "mesh {t}, source 0,0, L = {L}, {runs} sets per K, K = 10..={kmax} step 10, seed {seed}"
+    );
     println!("mean K                  {:.2}", m[4]);
-    println!("time    XY-path {:8.2}  LIN {:8.2}  ratio {:.4}", m[0], m[1], m[0] / m[1]);
-    println!("traffic XY-path {:8.2}  LIN {:8.2}  ratio {:.4}", m[2], m[3], m[2] / m[3]);
+    println!(
+        "time    XY-path {:8.2}  LIN {:8.2}  ratio {:.4}",
+        m[0],
+        m[1],
+        m[0] / m[1]
+    );
+    println!(
+        "traffic XY-path {:8.2}  LIN {:8.2}  ratio {:.4}",
+        m[2],
+        m[3],
+        m[2] / m[3]
+    );
     println!(
         "AAT     XY-path {:8.2}  LIN {:8.2}  ratio {:.4}",
         m[2] - m[4],

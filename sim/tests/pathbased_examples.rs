@@ -48,7 +48,14 @@ fn thesis_example_3_3_1() {
     assert_eq!(l.worms.len(), 1);
     assert_eq!(l.traffic(), 26);
     assert_eq!(l.time(), 26);
-    check(&t, &l, &d, &Rule::Hamiltonian { forced_first: false });
+    check(
+        &t,
+        &l,
+        &d,
+        &Rule::Hamiltonian {
+            forced_first: false,
+        },
+    );
 }
 
 /// Paper 001 Fig. 2: labels of a 3-row, 4-column mesh are a snake.
@@ -58,7 +65,10 @@ fn snake_labels() {
     let rows: Vec<Vec<u32>> = (0..3)
         .map(|y| (0..4).map(|x| label(&t, t.id(x, y))).collect())
         .collect();
-    assert_eq!(rows, vec![vec![0, 1, 2, 3], vec![7, 6, 5, 4], vec![8, 9, 10, 11]]);
+    assert_eq!(
+        rows,
+        vec![vec![0, 1, 2, 3], vec![7, 6, 5, 4], vec![8, 9, 10, 11]]
+    );
     for l in 0..12 {
         assert_eq!(label(&t, node_of_label(&t, l)), l);
     }
@@ -89,7 +99,12 @@ fn xy_partition_covers_every_mesh() {
         for m in 2..=24 {
             let t = Topology::mesh(k, m).unwrap();
             let p = XyPartition::new(&t).unwrap();
-            assert!(p.covers_mesh(), "{t}: X {} + Y {}", p.paths[0].len(), p.paths[1].len());
+            assert!(
+                p.covers_mesh(),
+                "{t}: X {} + Y {}",
+                p.paths[0].len(),
+                p.paths[1].len()
+            );
             for path in &p.paths {
                 assert_eq!(path[0], 0);
                 for w in path.windows(2) {

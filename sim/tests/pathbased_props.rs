@@ -9,8 +9,7 @@ mod pathbased_common;
 use pathbased_common::{check, Rule};
 use proptest::prelude::*;
 use wormcast_sim::pathbased::brcp::{
-    column_path, contains, is_nf_list, minimal_brcp, minimal_brcp_lists, pure_brcp,
-    pure_brcp_lists,
+    column_path, contains, is_nf_list, minimal_brcp, minimal_brcp_lists, pure_brcp, pure_brcp_lists,
 };
 use wormcast_sim::pathbased::hamiltonian::{class_ports, dual_path, multi_path, r_dist, split};
 use wormcast_sim::pathbased::ocms::{first_port, ocms};
@@ -20,8 +19,13 @@ use wormcast_sim::topology::{NodeId, Topology};
 
 /// A mesh up to 5×5, a source and up to `max` distinct other destinations.
 fn instance(max: usize) -> impl Strategy<Value = (Topology, NodeId, Vec<NodeId>)> {
-    (2u32..=5, 2u32..=5, any::<u32>(), prop::collection::vec(any::<u32>(), 0..=max)).prop_map(
-        |(k, m, s, raw)| {
+    (
+        2u32..=5,
+        2u32..=5,
+        any::<u32>(),
+        prop::collection::vec(any::<u32>(), 0..=max),
+    )
+        .prop_map(|(k, m, s, raw)| {
             let t = Topology::mesh(k, m).unwrap();
             let n = t.nodes();
             let s = s % n;
@@ -33,8 +37,7 @@ fn instance(max: usize) -> impl Strategy<Value = (Topology, NodeId, Vec<NodeId>)
                 }
             }
             (t, s, d)
-        },
-    )
+        })
 }
 
 /// Brute force over every assignment of a half's destinations to the class
@@ -75,10 +78,8 @@ fn brute_half(t: &Topology, s: NodeId, set: &[NodeId], high: bool) -> (u32, u32)
 /// converse, Definition 3).
 fn nf_able(t: &Topology, s: NodeId, block: &[NodeId]) -> bool {
     let chain = |v: &[NodeId]| {
-        v.iter().all(|&a| {
-            v.iter()
-                .all(|&b| contains(t, a, b) || contains(t, b, a))
-        })
+        v.iter()
+            .all(|&a| v.iter().all(|&b| contains(t, a, b) || contains(t, b, a)))
     };
     (0..1u32 << block.len()).any(|mask| {
         let mut a = Vec::new();
@@ -96,7 +97,14 @@ fn nf_able(t: &Topology, s: NodeId, block: &[NodeId]) -> bool {
 
 /// Least number of blocks of a partition of `d` into NF-able blocks.
 fn brute_min_lists(t: &Topology, s: NodeId, d: &[NodeId]) -> usize {
-    fn rec(t: &Topology, s: NodeId, d: &[NodeId], i: usize, blocks: &mut Vec<Vec<NodeId>>, best: &mut usize) {
+    fn rec(
+        t: &Topology,
+        s: NodeId,
+        d: &[NodeId],
+        i: usize,
+        blocks: &mut Vec<Vec<NodeId>>,
+        best: &mut usize,
+    ) {
         if blocks.len() >= *best {
             return;
         }

@@ -229,7 +229,11 @@ pub fn minimal_brcp_lists(topo: &Topology, s: NodeId, dests: &[NodeId]) -> Vec<V
     let mut nw = sorted_lex(topo, &nw);
     while let Some(&first) = nw.first() {
         let x = topo.coord(first).0;
-        let col: Vec<NodeId> = nw.iter().copied().filter(|&n| topo.coord(n).0 == x).collect();
+        let col: Vec<NodeId> = nw
+            .iter()
+            .copied()
+            .filter(|&n| topo.coord(n).0 == x)
+            .collect();
         remove(&mut nw, &col);
         out.push(col);
     }
@@ -241,7 +245,11 @@ pub fn minimal_brcp_lists(topo: &Topology, s: NodeId, dests: &[NodeId]) -> Vec<V
     });
     while let Some(&first) = se.first() {
         let y = topo.coord(first).1;
-        let row: Vec<NodeId> = se.iter().copied().filter(|&n| topo.coord(n).1 == y).collect();
+        let row: Vec<NodeId> = se
+            .iter()
+            .copied()
+            .filter(|&n| topo.coord(n).1 == y)
+            .collect();
         remove(&mut se, &row);
         out.push(row);
     }

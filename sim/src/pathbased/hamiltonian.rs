@@ -17,7 +17,7 @@ use crate::topology::{Dir, NodeId, Topology};
 /// Snake label of node `n` (paper 001 eq. for L).
 pub fn label(topo: &Topology, n: NodeId) -> u32 {
     let (x, y) = topo.coord(n);
-    if y % 2 == 0 {
+    if y.is_multiple_of(2) {
         y * topo.k + x
     } else {
         y * topo.k + topo.k - x - 1
@@ -28,7 +28,11 @@ pub fn label(topo: &Topology, n: NodeId) -> u32 {
 pub fn node_of_label(topo: &Topology, l: u32) -> NodeId {
     let y = l / topo.k;
     let r = l % topo.k;
-    let x = if y % 2 == 0 { r } else { topo.k - 1 - r };
+    let x = if y.is_multiple_of(2) {
+        r
+    } else {
+        topo.k - 1 - r
+    };
     topo.id(x, y)
 }
 
@@ -90,8 +94,16 @@ pub fn class_ports(topo: &Topology, s: NodeId, high: bool) -> Vec<Dir> {
 /// Splits destinations into K_sup (ascending label) and K_inf (descending).
 pub fn split(topo: &Topology, s: NodeId, dests: &[NodeId]) -> (Vec<NodeId>, Vec<NodeId>) {
     let ls = label(topo, s);
-    let mut sup: Vec<NodeId> = dests.iter().copied().filter(|&d| label(topo, d) > ls).collect();
-    let mut inf: Vec<NodeId> = dests.iter().copied().filter(|&d| label(topo, d) < ls).collect();
+    let mut sup: Vec<NodeId> = dests
+        .iter()
+        .copied()
+        .filter(|&d| label(topo, d) > ls)
+        .collect();
+    let mut inf: Vec<NodeId> = dests
+        .iter()
+        .copied()
+        .filter(|&d| label(topo, d) < ls)
+        .collect();
     sup.sort_by_key(|&d| label(topo, d));
     inf.sort_by_key(|&d| std::cmp::Reverse(label(topo, d)));
     (sup, inf)
@@ -106,7 +118,13 @@ pub fn r_worm(topo: &Topology, class: u8, s: NodeId, dests: Vec<NodeId>) -> Path
 /// A worm whose first hop is forced through `port`, then follows R.
 /// The caller guarantees the neighbour lies between the source and the first
 /// destination in the class order.
-pub fn r_worm_via(topo: &Topology, class: u8, s: NodeId, port: Dir, dests: Vec<NodeId>) -> PathWorm {
+pub fn r_worm_via(
+    topo: &Topology,
+    class: u8,
+    s: NodeId,
+    port: Dir,
+    dests: Vec<NodeId>,
+) -> PathWorm {
     let w = topo.neighbor(s, port).expect("port exists");
     PathWorm::build(topo, class, s, dests, |a, b| {
         if a == s {
@@ -158,7 +176,7 @@ pub fn multi_path(topo: &Topology, s: NodeId, dests: &[NodeId]) -> InputResult<P
         let (left, right): (Vec<NodeId>, Vec<NodeId>) =
             set.into_iter().partition(|&d| topo.coord(d).0 < sx);
         // Direction in which labels increase along the source row.
-        let inc_right = sy % 2 == 0;
+        let inc_right = sy.is_multiple_of(2);
         // The row neighbour of this class: the snake successor for the high
         // class, the predecessor for the low class.
         let row_dir = match (high, inc_right) {

@@ -70,8 +70,8 @@ impl PathWorm {
             .enumerate()
             .map(|(i, (&d, &p))| {
                 let o = if i + 1 < dests.len() {
-                    let dir = dir_between(topo, route[p], route[p + 1])
-                        .expect("route hop not adjacent");
+                    let dir =
+                        dir_between(topo, route[p], route[p + 1]).expect("route hop not adjacent");
                     1u8 << dir.index()
                 } else {
                     0

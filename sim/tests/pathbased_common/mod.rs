@@ -41,7 +41,11 @@ pub fn check(topo: &Topology, mc: &PathMulticast, dests: &[NodeId], rule: &Rule)
             .collect();
         assert_eq!(w.port, dirs[0], "injection port = first hop");
         assert_eq!(w.dests.len(), w.dest_pos.len());
-        assert_eq!(*w.dest_pos.last().unwrap(), w.route.len() - 1, "ends at last dest");
+        assert_eq!(
+            *w.dest_pos.last().unwrap(),
+            w.route.len() - 1,
+            "ends at last dest"
+        );
         for i in 0..w.dests.len() {
             assert_eq!(w.route[w.dest_pos[i]], w.dests[i], "destination in order");
             if i > 0 {
@@ -73,7 +77,11 @@ pub fn check(topo: &Topology, mc: &PathMulticast, dests: &[NodeId], rule: &Rule)
                 let mut seg = 0;
                 for t in 0..w.route.len() - 1 {
                     let (a, b) = (w.route[t], w.route[t + 1]);
-                    assert_eq!(label(topo, b) > label(topo, a), up, "hop stays in its class");
+                    assert_eq!(
+                        label(topo, b) > label(topo, a),
+                        up,
+                        "hop stays in its class"
+                    );
                     while w.dest_pos[seg] <= t {
                         seg += 1;
                     }
@@ -106,7 +114,9 @@ pub fn check(topo: &Topology, mc: &PathMulticast, dests: &[NodeId], rule: &Rule)
                     .position(|&d| matches!(d, Dir::YPlus | Dir::YMinus));
                 if let Some(f) = first_y {
                     assert!(
-                        dirs[f..].iter().all(|&d| matches!(d, Dir::YPlus | Dir::YMinus)),
+                        dirs[f..]
+                            .iter()
+                            .all(|&d| matches!(d, Dir::YPlus | Dir::YMinus)),
                         "XY: no X hop after a Y hop"
                     );
                 }
@@ -117,6 +127,9 @@ pub fn check(topo: &Topology, mc: &PathMulticast, dests: &[NodeId], rule: &Rule)
     assert_eq!(covered, want, "worms cover exactly the destination set");
     assert_eq!(
         mc.traffic(),
-        mc.worms.iter().map(|w| w.route.len() as u32 - 1).sum::<u32>()
+        mc.worms
+            .iter()
+            .map(|w| w.route.len() as u32 - 1)
+            .sum::<u32>()
     );
 }
