@@ -185,3 +185,50 @@ fn bad_input_is_an_input_error() {
     }
     assert_eq!(XyPartition::new(&torus).unwrap_err().field, "topology");
 }
+
+/// Paper 004 Figs. 5–6: the 8×8 example. The quadrant sets printed in §3.2
+/// put the source at (4,3). Lists (b) column-greedy, (c) row-greedy,
+/// (d) column-greedy, (e) SW column-greedy; worms A = reversal(e) ∘ (b),
+/// B = (c), C = (d).
+#[test]
+fn paper_004_figure_5_example() {
+    use wormcast_sim::pathbased::brcp::{pure_brcp_lists, quadrants};
+    let t = Topology::mesh(8, 8).unwrap();
+    let ids = |v: &[(u32, u32)]| -> Vec<NodeId> { v.iter().map(|&(x, y)| t.id(x, y)).collect() };
+    let nw = ids(&[(1, 4), (1, 5), (2, 7)]);
+    let ne = ids(&[(5, 4), (6, 5), (6, 7), (7, 4)]);
+    let sw = ids(&[(0, 2), (2, 0), (2, 2), (2, 3), (3, 1), (3, 2), (4, 2)]);
+    let se = ids(&[(5, 0), (5, 1), (5, 2), (7, 2)]);
+    let d: Vec<NodeId> = [nw.clone(), ne.clone(), sw.clone(), se.clone()].concat();
+    let s = t.id(4, 3);
+    let sorted = |mut v: Vec<NodeId>| {
+        v.sort();
+        v
+    };
+    let q = quadrants(&t, s, &d);
+    assert_eq!(
+        q.map(sorted),
+        [nw, ne, sw, se].map(sorted),
+        "the paper's NW, NE, SW, SE"
+    );
+    let lists = pure_brcp_lists(&t, s, &d);
+    assert_eq!(
+        lists,
+        vec![
+            ids(&[
+                (4, 2),
+                (3, 2),
+                (3, 1),
+                (0, 2),
+                (1, 4),
+                (1, 5),
+                (2, 7),
+                (6, 7)
+            ]),
+            ids(&[(2, 0), (5, 0), (5, 1), (5, 2), (7, 2), (7, 4)]),
+            ids(&[(2, 2), (2, 3), (5, 4), (6, 5)]),
+        ]
+    );
+    let mc = pure_brcp(&t, s, &d).unwrap();
+    check(&t, &mc, &d, &Rule::NegativeFirst);
+}
