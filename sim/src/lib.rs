@@ -11,6 +11,7 @@ pub mod fabric;
 pub mod flit;
 pub mod meshtree;
 pub mod network;
+pub mod pathbased;
 pub mod ports;
 pub mod router;
 pub mod scenario;

@@ -1,0 +1,14 @@
+//! Source-side algorithms of the path-based multicast schemes on a 2-D mesh
+//! (issue #6, ALGORITHMS.md §B): pure functions from a source and a
+//! destination set to multidestination worms with their headers, and the
+//! papers' analytic traffic and time. Carrying the worms on the router is
+//! not part of this module.
+
+pub mod brcp;
+pub mod hamiltonian;
+pub mod ocms;
+pub mod otms;
+pub mod worm;
+pub mod xypath;
+
+pub use worm::{check_request, PathMulticast, PathWorm, CLASS_HIGH, CLASS_LOW};
