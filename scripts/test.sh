@@ -56,9 +56,16 @@ bin=target/release/wormcast
 $bin run --set run.cycles=2000 --set run.warmup=200 --json target/smoke.json -q
 grep -q '"deadlock": false' target/smoke.json
 for f in examples/*.toml; do
-  # Every example must parse and validate; run each briefly.
+  # Every example must parse and validate; run each briefly. The deadlock
+  # examples must be caught (exit 1 with a deadlock report), the rest clean.
+  status=0
   $bin run --scenario "$f" --set run.cycles=500 --set run.warmup=0 --set run.drain_cycles=20000 -q \
-    || { echo "example $f failed" >&2; exit 1; }
+    --json target/example.json || status=$?
+  case "$(basename "$f")" in
+    deadlock-*) [ "$status" -eq 1 ] && grep -q '"deadlock": true' target/example.json \
+                  || { echo "example $f: deadlock not caught (exit $status)" >&2; exit 1; } ;;
+    *) [ "$status" -eq 0 ] || { echo "example $f failed (exit $status)" >&2; exit 1; } ;;
+  esac
 done
 $bin trees --topology torus:16x16 --construction dstm1 --json >/dev/null
 $bin route --topology torus:8x8 --construction dstm1 --source 0,0 --dest 3,4 --dest 7,7 --json >/dev/null

@@ -25,6 +25,8 @@ enum Command {
     Run(cli::run::RunArgs),
     /// Measure simulator speed and memory on the benchmark scenarios.
     Bench(cli::bench::BenchArgs),
+    /// Latency-vs-load curves over loads and schemes, in parallel.
+    Sweep(cli::sweep::SweepArgs),
     /// Build two edge-disjoint spanning trees and print their metrics.
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Run(a)) => cli::run::run(a),
         Some(Command::Bench(a)) => cli::bench::run(a),
         Some(Command::Verilog(a)) => cli::verilog::run(a),
+        Some(Command::Sweep(a)) => cli::sweep::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
     match result {

@@ -10,10 +10,12 @@ pub mod error;
 pub mod fabric;
 pub mod flit;
 pub mod network;
+pub mod ports;
 pub mod router;
 pub mod scenario;
 pub mod topology;
 pub mod trees;
 pub mod walker;
+pub mod waves;
 
 pub use error::{InputError, InputResult};

@@ -75,13 +75,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     for f in &files {
         let sc = load(&Some(f.clone()), &[])?;
         let v = sc.validate().map_err(|e| format!("{}: {e}", f.display()))?;
-        jobs.push((v.topo.nodes(), f.clone(), sc));
+        jobs.push((v.topo.nodes(), sc.traffic.rate, f.clone(), sc));
     }
-    jobs.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    // Small networks first (so each peak-memory reading covers the largest
+    // network so far), then by load.
+    jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
     println!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     let mut rows = Vec::new();
-    for (n, f, sc) in jobs {
+    for (n, _, f, sc) in jobs {
         let mut walls = Vec::new();
         let mut last = None;
         for _ in 0..a.repeat {

@@ -1,7 +1,10 @@
 //! Subcommands, one module each.
 
 pub mod bench;
+pub mod interrupt;
 pub mod route;
 pub mod run;
+pub mod sweep;
+pub mod tarjan;
 pub mod trees;
 pub mod verilog;

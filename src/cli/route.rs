@@ -7,8 +7,8 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::process::ExitCode;
 use wormcast_sim::dstm::{encode, policy};
-use wormcast_sim::topology::NodeId;
-use wormcast_sim::trees::construct;
+use wormcast_sim::topology::{NodeId, Topology};
+use wormcast_sim::trees::{construct, PairSpec};
 use wormcast_sim::walker::walk;
 use wormcast_sim::InputError;
 
@@ -17,15 +17,8 @@ pub struct RouteArgs {
     /// Network, `torus:KxM`.
     #[arg(long)]
     pub topology: String,
-    /// `dstm1`, `dstm2`, or a method such as `+x-y/-y+x`.
-    #[arg(long, default_value = "dstm1")]
-    pub construction: String,
-    /// Starting node R1 as `X,Y`.
-    #[arg(long, default_value = "0,0")]
-    pub r1: String,
-    /// Starting node R2 as `X,Y` (default: the construction's offset).
-    #[arg(long)]
-    pub r2: Option<String>,
+    #[command(flatten)]
+    pub spec: super::trees::ConstructionArgs,
     /// Source node `X,Y`.
     #[arg(long)]
     pub source: String,
@@ -48,9 +41,22 @@ pub fn run(a: RouteArgs) -> Result<ExitCode, String> {
 }
 
 fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
-    let (topo, named, c) =
-        super::trees::build(&a.topology, &a.construction, &a.r1, a.r2.as_deref(), None)?;
-    let p = construct(&topo, &c)?;
+    let (topo, named, trees) = match PairSpec::parse(&a.spec.construction)? {
+        PairSpec::Tarjan(t) => {
+            let topo = Topology::parse(&a.topology)?;
+            (topo, PairSpec::Tarjan(t), t.build(&topo)?.trees)
+        }
+        PairSpec::Dstm(_) => {
+            let (topo, named, c) = super::trees::build(
+                &a.topology,
+                &a.spec.construction,
+                &a.spec.r1,
+                a.spec.r2.as_deref(),
+                None,
+            )?;
+            (topo, PairSpec::Dstm(named), construct(&topo, &c)?.trees)
+        }
+    };
     let source = topo.parse_node(&a.source, "source")?;
     let mut dests: Vec<NodeId> = Vec::with_capacity(a.dests.len());
     for d in &a.dests {
@@ -79,7 +85,7 @@ fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
             }
         },
         None if dests.len() == 1 => (
-            policy::unicast_tree(&p.trees, source, dests[0]),
+            policy::unicast_tree(&trees, source, dests[0]),
             "unicast: shorter tree path, ties to tree 0",
         ),
         None => {
@@ -90,7 +96,7 @@ fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
             )
         }
     };
-    let tr = &p.trees[tree];
+    let tr = &trees[tree];
     let heads = encode(tr, source, &dests, tree as u8)?;
     let w = walk(tr, source, &heads).map_err(|e| {
         // The encoder and walker disagreeing is a bug, not user input, but it

@@ -8,16 +8,16 @@ use std::process::ExitCode;
 use wormcast_sim::topology::{EdgeId, NodeId, Topology};
 use wormcast_sim::trees::{
     construct, construct_with, metrics, Construction, Fig5Split, Named, RootChoice, SpanningTree,
-    TreePair,
+    TarjanSpec, TreePair,
 };
 use wormcast_sim::InputError;
 
+/// The construction flags shared by `trees` and `route`.
 #[derive(clap::Args)]
-pub struct TreesArgs {
-    /// Network, `torus:KxM` (trees need a torus).
-    #[arg(long, required_unless_present = "table")]
-    pub topology: Option<String>,
-    /// `dstm1`, `dstm2`, or a method `(±x)(±y)/(±y)(±x)` such as `+x-y/-y+x`.
+pub struct ConstructionArgs {
+    /// `dstm1`, `dstm2`, a method `(±x)(±y)/(±y)(±x)` such as `+x-y/-y+x`, or
+    /// a Roskind–Tarjan pair `tarjan-best`, `tarjan-average`, `tarjan-path`
+    /// (optionally `:SEED` or `:SEED:TRIALS`; default 1 and 500).
     #[arg(long, default_value = "dstm1")]
     pub construction: String,
     /// Starting node R1 as `X,Y`.
@@ -26,6 +26,15 @@ pub struct TreesArgs {
     /// Starting node R2 as `X,Y` (default: the construction's offset from R1).
     #[arg(long)]
     pub r2: Option<String>,
+}
+
+#[derive(clap::Args)]
+pub struct TreesArgs {
+    /// Network, `torus:KxM` (trees need a torus).
+    #[arg(long, required_unless_present_any = ["table", "tarjan_table", "fault_table"])]
+    pub topology: Option<String>,
+    #[command(flatten)]
+    pub spec: ConstructionArgs,
     /// Root placement: `start` (R1, R2 with the Fig. 5 adjustment) or
     /// `intersection` (P = Q, Fig. 4). Default: the construction's own.
     #[arg(long)]
@@ -36,6 +45,23 @@ pub struct TreesArgs {
     /// Print the DSTM-1/DSTM-2 metrics table for square tori `A..B` (inclusive).
     #[arg(long, value_name = "A..B", conflicts_with = "topology")]
     pub table: Option<String>,
+    /// Print Fig. 8 (DSTM-1/2 vs Roskind–Tarjan CD and AD) for square tori
+    /// `A..B` every `--step`.
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["topology", "table"])]
+    pub tarjan_table: Option<String>,
+    /// Print Figs. 11/12 (DSTM-1/2 with one random faulty link) for square
+    /// tori `A..B` every `--step`.
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["topology", "table", "tarjan_table"])]
+    pub fault_table: Option<String>,
+    /// Size step of `--tarjan-table` / `--fault-table`.
+    #[arg(long, default_value_t = 1)]
+    pub step: u32,
+    /// Random trials (edge orders or faulty links) per size.
+    #[arg(long, default_value_t = 500)]
+    pub trials: u32,
+    /// Seed of the random trials.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Parses the common tree flags into a topology and a construction.
@@ -128,12 +154,29 @@ pub fn run(a: TreesArgs) -> Result<ExitCode, String> {
     if let Some(range) = &a.table {
         return table(range).map_err(|e| e.to_string());
     }
+    if let Some(range) = &a.tarjan_table {
+        return super::tarjan::tarjan_table(range, a.step, a.trials, a.seed)
+            .map_err(|e| e.to_string());
+    }
+    if let Some(range) = &a.fault_table {
+        return super::tarjan::fault_table(range, a.step, a.trials, a.seed)
+            .map_err(|e| e.to_string());
+    }
     let topology = a.topology.as_deref().expect("clap requires it");
+    if a.spec
+        .construction
+        .trim()
+        .to_ascii_lowercase()
+        .starts_with("tarjan")
+    {
+        let spec = TarjanSpec::parse(&a.spec.construction).map_err(|e| e.to_string())?;
+        return super::tarjan::show(topology, spec, a.json).map_err(|e| e.to_string());
+    }
     let (topo, named, c) = build(
         topology,
-        &a.construction,
-        &a.r1,
-        a.r2.as_deref(),
+        &a.spec.construction,
+        &a.spec.r1,
+        a.spec.r2.as_deref(),
         a.roots.as_deref(),
     )
     .map_err(|e| e.to_string())?;

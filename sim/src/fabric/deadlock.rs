@@ -10,7 +10,6 @@
 use super::Fabric;
 use crate::flit::{self, Kind};
 use crate::router::{routing, InState, NO_OWNER};
-use crate::topology::Dir;
 use serde::Serialize;
 
 /// An input of the wait-for graph: `(router, input index)`.
@@ -32,23 +31,9 @@ pub struct WaitingWorm {
     pub waits_for_message: Option<u32>,
 }
 
-/// Port name of an input index: link ports by direction, then injection channels.
-pub fn input_name(i: usize) -> String {
-    if i < 4 {
-        format!("in{}", Dir::from_index(i).name())
-    } else {
-        format!("inj{}", i - 4)
-    }
-}
-
-/// Port name of an output index: link ports by direction, then consumption channels.
-pub fn output_name(o: usize) -> String {
-    if o < 4 {
-        format!("out{}", Dir::from_index(o).name())
-    } else {
-        format!("cons{}", o - 4)
-    }
-}
+/// Port naming lives in [`crate::ports`]; re-exported here because the
+/// deadlock report was its first user.
+pub use crate::ports::{input_name, output_name};
 
 impl Fabric {
     /// Inputs whose FIFO head has not moved for at least `threshold` cycles.
@@ -71,7 +56,20 @@ impl Fabric {
         let s = &self.state[r];
         let inp = &s.inp[i];
         let Some(f) = inp.fifo.peek() else {
-            return Vec::new();
+            // An empty input that holds outputs waits for the rest of its
+            // worm, i.e. for the upstream input that owns the link into it.
+            // Without this edge a worm stretched across a blocked upstream
+            // router breaks every cycle it is part of.
+            let mut out = Vec::new();
+            if inp.state != InState::Idle && i < 4 {
+                if let Some((u, o)) = self.upstream[r][i] {
+                    let owner = self.state[u as usize].out[o as usize].owner;
+                    if owner != NO_OWNER {
+                        out.push((u, owner as usize));
+                    }
+                }
+            }
+            return out;
         };
         let mut out = Vec::new();
         let need: u8 = match (inp.state, flit::kind(f)) {
@@ -82,6 +80,14 @@ impl Fabric {
                         let owner = s.out[o].owner;
                         if mask >> o & 1 == 1 && owner != NO_OWNER && owner as usize != i {
                             out.push((r as u32, owner as usize));
+                        }
+                    }
+                    // A request held back only by the arbiter's mask waits
+                    // for the masking input (the first blocked one in
+                    // priority order), which itself waits for owners.
+                    if let Some(m) = self.masker(r) {
+                        if m != i && self.request(r, m) & mask != 0 {
+                            out.push((r as u32, m));
                         }
                     }
                 }
@@ -108,6 +114,31 @@ impl Fabric {
         out
     }
 
+    /// The request of an idle input with a HEAD at its FIFO head (0 if none).
+    fn request(&self, r: usize, i: usize) -> u8 {
+        let inp = &self.state[r].inp[i];
+        match inp.fifo.peek() {
+            Some(f) if inp.state == InState::Idle && flit::kind(f) == Kind::Head => {
+                routing::first_head(&self.cfg[r], &self.params, i, f).map_or(0, |(m, _, _)| m)
+            }
+            _ => 0,
+        }
+    }
+
+    /// The input whose blocked request masks outputs at router `r` this
+    /// cycle, as the arbiter decides it.
+    fn masker(&self, r: usize) -> Option<usize> {
+        let n = self.params.inputs();
+        let reqs: Vec<u8> = (0..n).map(|i| self.request(r, i)).collect();
+        let s = &self.state[r];
+        let owned = (0..self.params.outputs())
+            .fold(0u8, |m, o| m | ((s.out[o].owner != NO_OWNER) as u8) << o);
+        let g = crate::router::arbiter::arbitrate(&reqs, owned, s.prio);
+        // `arbitrate` moves the priority to the first blocked input if any.
+        let b = g.prio as usize;
+        (reqs[b] != 0 && g.granted >> b & 1 == 0).then_some(b)
+    }
+
     /// Finds a cycle in the wait-for graph; `None` if there is none.
     pub fn find_deadlock(&self) -> Option<Vec<WaitingWorm>> {
         let ni = self.params.inputs();
@@ -116,7 +147,8 @@ impl Fabric {
         let mut color = vec![0u8; n];
         let mut parent = vec![usize::MAX; n];
         for start in 0..n {
-            if color[start] != 0 || self.state[start / ni].inp[start % ni].fifo.is_empty() {
+            let inp = &self.state[start / ni].inp[start % ni];
+            if color[start] != 0 || (inp.fifo.is_empty() && inp.state == InState::Idle) {
                 continue;
             }
             let mut stack: Vec<Frame> = Vec::new();
@@ -158,8 +190,15 @@ impl Fabric {
         let ni = self.params.inputs();
         let msg = |x: usize| {
             let (r, i) = (x / ni, x % ni);
-            let f = &self.state[r].inp[i].fifo;
-            let m = self.shadow[r].fifo[i][f.rd as usize];
+            let inp = &self.state[r].inp[i];
+            let m = if inp.fifo.is_empty() {
+                // The worm's last flit went out through its reserved outputs.
+                (0..self.params.outputs())
+                    .find(|&o| inp.reserved >> o & 1 == 1)
+                    .map_or(super::NO_MSG, |o| self.shadow[r].out[o])
+            } else {
+                self.shadow[r].fifo[i][inp.fifo.rd as usize]
+            };
             (m != super::NO_MSG).then_some(m)
         };
         (0..cyc.len())
@@ -168,25 +207,25 @@ impl Fabric {
                 let y = cyc[(k + 1) % cyc.len()];
                 let (r, i) = (x / ni, x % ni);
                 let inp = &self.state[r].inp[i];
-                let f = inp.fifo.peek().unwrap_or(0);
-                let head_flit = match flit::kind(f) {
-                    Kind::Head => {
+                let head_flit = match inp.fifo.peek().map(|f| (f, flit::kind(f))) {
+                    None => "empty: waiting for the rest of its worm".to_string(),
+                    Some((f, Kind::Head)) => {
                         let h = flit::decode_head(f);
                         format!(
                             "HEAD node={} c={} o={:04b} s={} class={}",
                             h.node, h.c as u8, h.o, h.s as u8, h.class
                         )
                     }
-                    k => format!("{k:?}"),
+                    Some((_, k)) => format!("{k:?}"),
                 };
                 WaitingWorm {
                     router: self.topo.coord(r as u32),
-                    input: input_name(i),
+                    input: input_name(i).to_string(),
                     message: msg(x),
                     state: format!("{:?}", inp.state),
                     head_flit,
                     waits_for_router: self.topo.coord((y / ni) as u32),
-                    waits_for_input: input_name(y % ni),
+                    waits_for_input: input_name(y % ni).to_string(),
                     waits_for_message: msg(y),
                 }
             })

@@ -10,6 +10,7 @@
 
 pub mod message;
 pub mod ni;
+pub mod records;
 pub mod stats;
 
 use crate::config::RouterConfig;
@@ -23,7 +24,7 @@ use crate::network::ni::{message_flit, Ni, SendState, SinkState};
 use crate::router::routing::consumption_output;
 use crate::scenario::{Pattern, Scenario, Validated};
 use crate::topology::NodeId;
-use crate::trees::{construct, SpanningTree};
+use crate::trees::SpanningTree;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
@@ -73,9 +74,7 @@ pub struct Network {
 impl Network {
     pub fn new(scenario: &Scenario) -> InputResult<Network> {
         let v = scenario.validate()?;
-        let c = v.construction.construction(&v.topo, v.r1, None);
-        let pair = construct(&v.topo, &c)?;
-        let trees: Vec<SpanningTree> = pair.trees.to_vec();
+        let trees: Vec<SpanningTree> = v.construction.build(&v.topo, v.r1)?.to_vec();
         let cfg = RouterConfig::for_trees(&v.topo, &trees, &v.params, &v.faulty)?;
         let n = v.topo.nodes();
         let fabric = Fabric::new(v.topo, v.params, cfg);

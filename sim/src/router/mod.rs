@@ -15,10 +15,16 @@
 //! edge, whatever happens next cycle, so it never over-commits. With depth ≥ 2
 //! a stream moves one flit per cycle; depth 1 halves that.
 //!
-//! Timing per hop (checked by tests): a BODY/TAIL flit takes 2 cycles (link
-//! register, then input FIFO to output register); the first HEAD of a worm at
-//! a router that is not its target takes 3 (one more cycle for arbitration);
-//! trailing HEADs take 2.
+//! Timing per hop (checked by `sim/tests/router_timing.rs`): the first HEAD
+//! of a worm at a router that is not its target takes 3 cycles (link
+//! register, arbitration, output register). Any other flit (BODY, TAIL,
+//! trailing HEAD) takes 2 cycles (link register, then input FIFO to output
+//! register) when its path is already reserved and nothing queues ahead of
+//! it. Flits right behind a first HEAD cannot overtake it, so they move at
+//! its 3 cycles per hop until it is stripped: a fresh worm on a free path
+//! reaches its target 3 cycles per hop after injection, then streams one
+//! flit per cycle (depth ≥ 2). At depth 1 a stream moves one flit every 2
+//! cycles and each data hop takes 3 cycles (the registered `ready` round trip).
 
 pub mod arbiter;
 pub mod error;

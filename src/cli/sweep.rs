@@ -1,0 +1,313 @@
+//! `wormcast sweep`: latency-vs-load curves, one simulation per (scheme,
+//! load) point, the points run in parallel (rayon) — never inside one run, so
+//! every point is bit-identical whatever the thread count.
+//!
+//! A point is the scenario file with `traffic.rate = load` and
+//! `network.construction = scheme` (plus any `--set`). Ctrl-C stops the
+//! running points at their next cycle, skips the rest, and still writes the
+//! JSON and the plot, marked incomplete.
+
+use crate::cli::interrupt;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wormcast_sim::network::Network;
+use wormcast_sim::InputError;
+
+#[derive(clap::Args)]
+pub struct SweepArgs {
+    /// Base scenario (TOML); default: the built-in scenario.
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Loads in messages per node per cycle: `A..B/STEP` (inclusive) or a
+    /// comma list `0.001,0.002`.
+    #[arg(long)]
+    pub loads: String,
+    /// Comma-separated schemes (constructions): e.g. `dstm1,dstm2`.
+    #[arg(long, default_value = "dstm1")]
+    pub schemes: String,
+    /// Extra scenario overrides, applied to every point.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Write all points as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Plot mean latency against offered load as SVG.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Point {
+    pub scheme: String,
+    pub load: f64,
+    pub complete: bool,
+    pub stop_reason: String,
+    pub cycles: u64,
+    pub latency_mean_cycles: f64,
+    pub latency_p50_cycles: u64,
+    pub latency_p99_cycles: u64,
+    pub latency_unicast_mean_cycles: f64,
+    pub latency_multicast_mean_cycles: f64,
+    pub offered_messages_per_node_cycle: f64,
+    pub accepted_messages_per_node_cycle: f64,
+    pub throughput_flits_per_node_cycle: f64,
+    pub source_throughput_min: f64,
+    pub saturated: bool,
+    pub deadlock: bool,
+    pub scoreboard_clean: bool,
+    pub wall_seconds: f64,
+}
+
+#[derive(Serialize)]
+struct SweepOut<'a> {
+    scenario: String,
+    complete: bool,
+    points: &'a [Point],
+}
+
+/// Parses `A..B/STEP` or `x,y,z` into loads.
+pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
+    let err = || {
+        InputError::new(
+            "--loads",
+            s,
+            "`A..B/STEP` such as `0.0002..0.001/0.0002`, or a comma list; each load in (0, 1]",
+        )
+    };
+    let mut v = Vec::new();
+    if let Some((range, step)) = s.split_once('/') {
+        let (a, b) = range.split_once("..").ok_or_else(err)?;
+        let (a, b, step): (f64, f64, f64) = (
+            a.trim().parse().map_err(|_| err())?,
+            b.trim().parse().map_err(|_| err())?,
+            step.trim().parse().map_err(|_| err())?,
+        );
+        if !step.is_finite() || step <= 0.0 || a > b || (b - a) / step > 10_000.0 {
+            return Err(err());
+        }
+        let n = ((b - a) / step + 1e-9).floor() as usize;
+        v.extend((0..=n).map(|i| a + step * i as f64));
+    } else {
+        for x in s.split(',') {
+            v.push(x.trim().parse::<f64>().map_err(|_| err())?);
+        }
+    }
+    if v.is_empty() || v.iter().any(|x| !(x.is_finite() && *x > 0.0 && *x <= 1.0)) {
+        return Err(err());
+    }
+    Ok(v)
+}
+
+pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
+    let loads = parse_loads(&a.loads).map_err(|e| e.to_string())?;
+    let schemes: Vec<String> = a
+        .schemes
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if schemes.is_empty() {
+        return Err(
+            "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`".into(),
+        );
+    }
+    // Build and validate every point before running any.
+    let base_text = match &a.scenario {
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| format!("cannot read scenario {}: {e}", p.display()))?,
+        None => String::new(),
+    };
+    let origin = a
+        .scenario
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "built-in default scenario".into());
+    let mut jobs = Vec::new();
+    for s in &schemes {
+        for &l in &loads {
+            let mut sets = a.sets.clone();
+            sets.push(format!("network.construction=\"{s}\""));
+            sets.push(format!("traffic.rate={l}"));
+            let sc = wormcast_sim::scenario::Scenario::from_toml(&base_text, &sets, &origin)
+                .map_err(|e| e.to_string())?;
+            sc.validate().map_err(|e| e.to_string())?;
+            jobs.push((s.clone(), l, sc));
+        }
+    }
+    interrupt::install();
+    let pb = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(jobs.len() as u64)
+    };
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} points, {elapsed} elapsed, ETA {eta} {msg}",
+        )
+        .expect("template"),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))?;
+    let mut points: Vec<Option<Point>> = pool.install(|| {
+        jobs.par_iter()
+            .map(|(scheme, l, sc)| {
+                if interrupt::requested() {
+                    return None;
+                }
+                let mut net = Network::new(sc).expect("validated");
+                let r = net.run(&mut |_| !interrupt::requested());
+                pb.inc(1);
+                Some(Point {
+                    scheme: scheme.clone(),
+                    load: *l,
+                    complete: r.stop_reason != "interrupted",
+                    stop_reason: r.stop_reason.clone(),
+                    cycles: r.cycles,
+                    latency_mean_cycles: r.latency.mean,
+                    latency_p50_cycles: r.latency.p50,
+                    latency_p99_cycles: r.latency.p99,
+                    latency_unicast_mean_cycles: r.latency_unicast.mean,
+                    latency_multicast_mean_cycles: r.latency_multicast.mean,
+                    offered_messages_per_node_cycle: r.offered_messages_per_node_cycle,
+                    accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
+                    throughput_flits_per_node_cycle: r.throughput_flits_per_node_cycle,
+                    source_throughput_min: r.source_throughput_min,
+                    saturated: r.saturated,
+                    deadlock: r.deadlock,
+                    scoreboard_clean: r.lost_messages == 0
+                        && r.duplicate_deliveries == 0
+                        && r.misdelivered == 0
+                        && r.corrupted_flits == 0,
+                    wall_seconds: r.wall_seconds,
+                })
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    let complete = points
+        .iter()
+        .all(|p| p.as_ref().is_some_and(|p| p.complete));
+    let points: Vec<Point> = points.drain(..).flatten().collect();
+    if let Some(p) = &a.json {
+        let out = SweepOut {
+            scenario: origin.clone(),
+            complete,
+            points: &points,
+        };
+        let text = serde_json::to_string_pretty(&out).expect("serialises");
+        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    if let Some(p) = &a.plot {
+        plot(p, &points, &origin).map_err(|e| format!("cannot write plot {}: {e}", p.display()))?;
+    }
+    println!("| scheme | load | mean latency | p99 | accepted | saturated | deadlock | stop |");
+    println!("|---|---:|---:|---:|---:|---|---|---|");
+    for p in &points {
+        println!(
+            "| {} | {} | {:.1} | {} | {:.5} | {} | {} | {} |",
+            p.scheme,
+            p.load,
+            p.latency_mean_cycles,
+            p.latency_p99_cycles,
+            p.accepted_messages_per_node_cycle,
+            p.saturated,
+            p.deadlock,
+            p.stop_reason
+        );
+    }
+    if !complete {
+        eprintln!(
+            "sweep interrupted: {} of {} points written",
+            points.len(),
+            jobs.len()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    let clean = points.iter().all(|p| p.scoreboard_clean && !p.deadlock);
+    Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Mean latency (log scale) against offered load, one line per scheme;
+/// saturated points are drawn hollow.
+fn plot(path: &PathBuf, points: &[Point], title: &str) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let xmax = points.iter().map(|p| p.load).fold(0.0, f64::max) * 1.05;
+    let ymin = points
+        .iter()
+        .map(|p| p.latency_mean_cycles)
+        .filter(|&y| y > 0.0)
+        .fold(f64::INFINITY, f64::min)
+        .min(1e9)
+        * 0.8;
+    let ymax = points
+        .iter()
+        .map(|p| p.latency_mean_cycles)
+        .fold(1.0, f64::max)
+        * 1.5;
+    let ymin = if ymin.is_finite() { ymin.max(1.0) } else { 1.0 };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("latency vs load — {title}"), ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(
+            0.0..xmax.max(1e-9),
+            (ymin..ymax.max(ymin * 2.0)).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("offered load (messages / node / cycle)")
+        .y_desc("mean latency (cycles)")
+        .draw()?;
+    let mut schemes: Vec<&str> = points.iter().map(|p| p.scheme.as_str()).collect();
+    schemes.dedup();
+    for (i, s) in schemes.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let mut pts: Vec<&Point> = points
+            .iter()
+            .filter(|p| p.scheme == *s && p.latency_mean_cycles > 0.0)
+            .collect();
+        pts.sort_by(|a, b| a.load.total_cmp(&b.load));
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.load, p.latency_mean_cycles)),
+                color.stroke_width(2),
+            ))?
+            .label(*s)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart.draw_series(pts.iter().map(|p| {
+            let style = if p.saturated {
+                color.stroke_width(2)
+            } else {
+                color.filled()
+            };
+            Circle::new((p.load, p.latency_mean_cycles), 4, style)
+        }))?;
+    }
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.8))
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

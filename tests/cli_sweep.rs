@@ -1,0 +1,109 @@
+//! `wormcast sweep` and `wormcast bench` from the outside: determinism across
+//! thread counts, the plot, and bad input.
+
+use std::process::Command;
+
+fn wormcast(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wormcast"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn points(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(v["complete"], true);
+    let mut pts = v["points"].as_array().unwrap().clone();
+    for p in pts.iter_mut() {
+        p.as_object_mut().unwrap().remove("wall_seconds");
+    }
+    pts
+}
+
+#[test]
+fn sweep_is_identical_for_any_thread_count() {
+    let dir = std::env::temp_dir().join(format!("wormcast-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let common = [
+        "sweep",
+        "--loads",
+        "0.001..0.003/0.001",
+        "--schemes",
+        "dstm1,dstm2",
+        "--set",
+        "run.cycles=3000",
+        "--set",
+        "run.warmup=300",
+        "--quiet",
+    ];
+    let mut outs = Vec::new();
+    for t in ["1", "2"] {
+        let json = dir.join(format!("t{t}.json"));
+        let svg = dir.join(format!("t{t}.svg"));
+        let mut args = common.to_vec();
+        args.extend([
+            "--threads",
+            t,
+            "--json",
+            json.to_str().unwrap(),
+            "--plot",
+            svg.to_str().unwrap(),
+        ]);
+        let o = wormcast(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        assert!(
+            svg.contains("<svg") && svg.contains("dstm2"),
+            "plot has a legend entry per scheme"
+        );
+        outs.push(points(&json));
+    }
+    assert_eq!(outs[0].len(), 6);
+    assert_eq!(outs[0], outs[1]);
+    // Latency grows with load on each scheme.
+    for s in 0..2 {
+        let lat: Vec<f64> = outs[0][s * 3..s * 3 + 3]
+            .iter()
+            .map(|p| p["latency_mean_cycles"].as_f64().unwrap())
+            .collect();
+        assert!(lat[0] < lat[2], "{lat:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sweep_rejects_bad_input() {
+    for (args, needle) in [
+        (vec!["sweep", "--loads", "0.003..0.001/0.001"], "--loads"),
+        (vec!["sweep", "--loads", "abc"], "--loads"),
+        (vec!["sweep", "--loads", "0.001..0.002/0"], "--loads"),
+        (
+            vec!["sweep", "--loads", "0.001", "--schemes", "dstm9"],
+            "construction",
+        ),
+        (vec!["sweep", "--loads", "2.0"], "--loads"),
+        (
+            vec!["sweep", "--loads", "0.001", "--set", "traffic.bogus=1"],
+            "bogus",
+        ),
+    ] {
+        let o = wormcast(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bench_runs_a_given_scenario() {
+    let o = wormcast(&["bench", "--repeat", "1", "examples/bench-16x16-low.toml"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("bench-16x16-low") && out.contains("| 256 |"),
+        "{out}"
+    );
+    let o = wormcast(&["bench", "--repeat", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
