@@ -191,3 +191,21 @@ pub fn native_scope(x: u32, y: u32) -> String {
 pub fn verilog_instance(node: u32) -> String {
     format!("r${node}")
 }
+
+/// The value of `s` in the rust-hdl router `u` (after `simulate`), for
+/// expectations taken from the rust-hdl model instead of the native one.
+pub fn rtl_value<const W: usize>(s: &Signal, u: &wormcast_rtl::Router<W>) -> u64 {
+    match s.kind {
+        Kind::InState(i) => u.in_state[i].q.val().to_u64(),
+        Kind::InReserved(i) => u.in_reserved[i].q.val().to_u64(),
+        Kind::InClass(i) => u.in_class[i].q.val().to_u64(),
+        Kind::InCount(i) => u.fifo[i].count.val().to_u64(),
+        Kind::InReady(i) => u.i_ready[i].val() as u64,
+        Kind::OutFlit(o) => u.o_flit[o].val().to_u64(),
+        Kind::OutValid(o) => u.o_valid[o].val() as u64,
+        Kind::OutOwner(o) => u.out_owner[o].q.val().to_u64(),
+        Kind::Prio => u.prio.q.val().to_u64(),
+        Kind::ErrCount => u.err_count_o.val().to_u64(),
+        Kind::ErrCode => u.err_code_o.val().to_u64(),
+    }
+}

@@ -326,6 +326,39 @@ pub fn router_vectors_vs(
     vs
 }
 
+/// Expectations from the rust-hdl router with a deliberate `fault`
+/// (e.g. [`Fault::ArbiterPriority`](wormcast_rtl::Fault)), on the very
+/// stimulus of [`router_vectors`] with the same seed (the stimulus follows
+/// the native model's `ready`). A semantically wrong model: it agrees with
+/// the native one until the faulty rule first matters.
+pub fn router_vectors_rtl_fault<const W: usize>(
+    top: &str,
+    cfg: &RouterConfig,
+    params: &RouterParams,
+    fault: wormcast_rtl::Fault,
+    seed: u64,
+    cycles: usize,
+    internal: bool,
+) -> VectorSet {
+    use crate::signals::rtl_value;
+    let mut vs = router_vectors(top, cfg, params, seed, cycles, internal);
+    let sigs = router_signals(params, internal);
+    let mut dut = wormcast_rtl::drive::RouterDut::<W>::new(cfg, params, fault);
+    vs.expect[0] = sigs.iter().map(|s| rtl_value(s, &dut.uut)).collect();
+    let mut stim = RouterStim::new(cfg, params, seed);
+    let mut cur = RouterState::reset();
+    let mut next = RouterState::reset();
+    for c in 1..=cycles {
+        let io = stim.inputs(&cur);
+        router::step(cfg, params, &cur, &io, &mut next);
+        std::mem::swap(&mut cur, &mut next);
+        dut.set_inputs(&io);
+        dut.tick();
+        vs.expect[c] = sigs.iter().map(|s| rtl_value(s, &dut.uut)).collect();
+    }
+    vs
+}
+
 /// What a fabric vector run covered.
 #[derive(Debug, Clone, Default)]
 pub struct FabricVectorStats {

@@ -12,13 +12,15 @@
 use std::path::PathBuf;
 use wormcast_rtl::fabric_cfg::dstm_configs;
 use wormcast_rtl::generate::{fabric_module, router_module};
+use wormcast_rtl::Fault;
 use wormcast_sim::config::{RouterConfig, RouterParams};
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
 use wormcast_testbench::lockstep::fabric_scenario;
 use wormcast_testbench::vcd_compare::{compare_fabric, Vcd};
 use wormcast_testbench::vectors::{
-    build, fabric_vectors, router_vectors, router_vectors_vs, run, Simulator,
+    build, fabric_vectors, router_vectors, router_vectors_rtl_fault, router_vectors_vs, run,
+    Simulator,
 };
 
 /// Cycles for the single router. iverilog runs the router at roughly
@@ -84,9 +86,22 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
     //    ranges differ, so strips and routing decisions differ.
     let wrong_tables =
         router_vectors_vs(&g.top, &cfg[node], &p, &cfg[6], &p, 11, ROUTER_CYCLES, true);
+    // 3. the arbiter of the rust-hdl twin with its priority rule broken
+    //    (`Fault::ArbiterPriority`: the first blocked input does not keep
+    //    the top priority): agrees for many cycles, then grants differ.
+    let wrong_arbiter = router_vectors_rtl_fault::<32>(
+        &g.top,
+        &cfg[node],
+        &p,
+        Fault::ArbiterPriority,
+        11,
+        ROUTER_CYCLES,
+        true,
+    );
     let wrong = [
         ("depth 3 instead of 2", wrong_depth.write_hex(&dir, "depth3").unwrap()),
         ("node 6 tables", wrong_tables.write_hex(&dir, "node6").unwrap()),
+        ("broken arbiter priority", wrong_arbiter.write_hex(&dir, "arbiter").unwrap()),
     ];
 
     for sim in SIMS {
