@@ -4,10 +4,14 @@
 //! Three names per signal:
 //! - the native VCD variable of `sim/src/waves.rs` (`in_px_state`, inside
 //!   scope `fabric.r_X_Y`);
-//! - the hierarchical Verilog path inside the router module (`in_state$0.q`).
-//!   rust-hdl joins *array indices* with `$` but every DFF and sub-block is a
-//!   module instance, so hierarchy levels are separated by `.` in Verilog and
-//!   by nested `$scope`s in a VCD (`tb.dut.r$5.in_state$0.q`);
+//! - the Verilog name inside the router module (`in_state$0$q`). Every DFF
+//!   and sub-block is a module instance in rust-hdl's Verilog, and the parent
+//!   declares one wire per port of each instance, named `inst$port` with `$`
+//!   also between array index and port (`in_state$0$q` is the `q` port of
+//!   instance `in_state$0`). These wires live in the router module itself,
+//!   so they are reachable as `dut.r$5.in_state$0$q` and a VCD dumped one
+//!   level deep per router holds them all (scope `tb.dut.r$5`, variable
+//!   `in_state$0$q`, which iverilog writes escaped as `\in_state$0$q`);
 //! - the value, read from a native [`RouterState`].
 //!
 //! The vector tests ([`crate::vectors`]) compare the Verilog against these
@@ -42,7 +46,7 @@ pub struct Signal {
     pub kind: Kind,
     /// Variable name in the native VCD (inside `fabric.r_X_Y`).
     pub native: String,
-    /// Path inside the Verilog router module, `.` between instances.
+    /// Wire of the Verilog router module (`o_flit$0`, `in_state$0$q`).
     pub verilog: String,
     /// Bits compared (the wider of the two encodings; values are numbers).
     pub width: u32,
@@ -142,28 +146,28 @@ pub fn router_signals(p: &RouterParams, internal: bool) -> Vec<Signal> {
             add(
                 Kind::InState(i),
                 format!("{n}_state"),
-                format!("in_state${i}.q"),
+                format!("in_state${i}$q"),
                 STATE_W,
                 false,
             );
             add(
                 Kind::InReserved(i),
                 format!("{n}_reserved"),
-                format!("in_reserved${i}.q"),
+                format!("in_reserved${i}$q"),
                 MASK_W,
                 false,
             );
             add(
                 Kind::InClass(i),
                 format!("{n}_class"),
-                format!("in_class${i}.q"),
+                format!("in_class${i}$q"),
                 CLASS_W,
                 false,
             );
             add(
                 Kind::InCount(i),
                 format!("{n}_count"),
-                format!("fifo${i}.count"),
+                format!("fifo${i}$count"),
                 COUNT_W as usize,
                 false,
             );
@@ -172,12 +176,12 @@ pub fn router_signals(p: &RouterParams, internal: bool) -> Vec<Signal> {
             add(
                 Kind::OutOwner(o),
                 format!("{}_owner", output_name(o)),
-                format!("out_owner${o}.q"),
+                format!("out_owner${o}$q"),
                 OWNER_W,
                 false,
             );
         }
-        add(Kind::Prio, "prio".into(), "prio.q".into(), PRIO_W, false);
+        add(Kind::Prio, "prio".into(), "prio$q".into(), PRIO_W, false);
     }
     v
 }

@@ -32,7 +32,9 @@ impl Vcd {
                 match tok {
                     "$scope" => {
                         let _kind = toks.next();
-                        scopes.push(toks.next().ok_or("truncated $scope")?.to_string());
+                        let name = toks.next().ok_or("truncated $scope")?;
+                        // iverilog escapes identifiers containing `$`.
+                        scopes.push(name.trim_start_matches('\\').to_string());
                     }
                     "$upscope" => {
                         scopes.pop();
@@ -44,7 +46,7 @@ impl Vcd {
                         let name = toks.next().ok_or("truncated $var")?;
                         let mut full = scopes.join(".");
                         full.push('.');
-                        full.push_str(name);
+                        full.push_str(name.trim_start_matches('\\'));
                         v.vars.insert(full, id.clone());
                         v.changes.entry(id).or_default();
                     }

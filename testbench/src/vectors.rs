@@ -66,6 +66,11 @@ pub struct VectorSet {
     pub stim: Vec<Vec<u64>>,
     /// `expect[c]` = checked values after edge `c`; `expect[0]` after reset.
     pub expect: Vec<Vec<u64>>,
+    /// Scopes (relative to `dut`, "" = the top module) whose own wires the
+    /// iverilog run dumps with `+vcd=FILE`, one level deep each: the router
+    /// registers are wires of the router module (see [`crate::signals`]), so
+    /// this is every compared signal at a fraction of a full dump's size.
+    pub dump_scopes: Vec<String>,
 }
 
 fn hex_line(fields: &[Field], vals: &[u64]) -> String {
@@ -204,6 +209,17 @@ impl VectorSet {
         }
         writeln!(v, "    end\n  endtask\n").unwrap();
         let _ = nin;
+        let dumps: String = self
+            .dump_scopes
+            .iter()
+            .map(|d| {
+                if d.is_empty() {
+                    "      $dumpvars(1, tb.dut);\n".to_string()
+                } else {
+                    format!("      $dumpvars(1, tb.dut.{d});\n")
+                }
+            })
+            .collect();
         writeln!(
             v,
             "  initial begin\n\
@@ -216,7 +232,8 @@ impl VectorSet {
              `ifdef DUMP\n\
              \x20   if ($value$plusargs(\"vcd=%s\", fvcd)) begin\n\
              \x20     $dumpfile(fvcd);\n\
-             \x20     $dumpvars(0, tb);\n\
+             \x20     $dumpvars(1, tb);\n\
+             {dumps}\
              \x20   end\n\
              `endif\n\
              \x20   bad = 0;\n\
@@ -308,6 +325,7 @@ pub fn router_vectors_vs(
         })
         .collect();
     let _ = cfg;
+    vs.dump_scopes = vec![String::new()];
     let mut stim = RouterStim::new(mcfg, mparams, seed);
     let mut cur = RouterState::reset();
     let mut next = RouterState::reset();
@@ -428,6 +446,9 @@ pub fn fabric_vectors(
             width: 1,
         });
     }
+    vs.dump_scopes.push(String::new());
+    vs.dump_scopes
+        .extend((0..n).map(|r| verilog_instance(r as u32)));
     for r in 0..n {
         for s in &sigs {
             vs.checks.push(Field {
@@ -632,8 +653,8 @@ pub fn run(b: &Built, vin: &Path, vexp: &Path, cycles: usize, vcd: Option<&Path>
     let out = c
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", b.sim));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let stdout =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let ok = out.status.success()
         && stdout.contains("PASS ")
         && !stdout.contains("MISMATCH")

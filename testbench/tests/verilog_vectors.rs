@@ -99,9 +99,18 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
         true,
     );
     let wrong = [
-        ("depth 3 instead of 2", wrong_depth.write_hex(&dir, "depth3").unwrap()),
-        ("node 6 tables", wrong_tables.write_hex(&dir, "node6").unwrap()),
-        ("broken arbiter priority", wrong_arbiter.write_hex(&dir, "arbiter").unwrap()),
+        (
+            "depth 3 instead of 2",
+            wrong_depth.write_hex(&dir, "depth3").unwrap(),
+        ),
+        (
+            "node 6 tables",
+            wrong_tables.write_hex(&dir, "node6").unwrap(),
+        ),
+        (
+            "broken arbiter priority",
+            wrong_arbiter.write_hex(&dir, "arbiter").unwrap(),
+        ),
     ];
 
     for sim in SIMS {
@@ -115,8 +124,14 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
             ROUTER_CYCLES as f64 / r.seconds,
             r.stdout.lines().last().unwrap_or("")
         );
-        assert!(r.ok, "{sim}: Verilog differs from the native model:\n{}", r.stdout);
-        assert!(r.stdout.contains(&format!("PASS {}: {ROUTER_CYCLES} cycles", g.top)));
+        assert!(
+            r.ok,
+            "{sim}: Verilog differs from the native model:\n{}",
+            r.stdout
+        );
+        assert!(r
+            .stdout
+            .contains(&format!("PASS {}: {ROUTER_CYCLES} cycles", g.top)));
 
         for (what, (wi, we)) in &wrong {
             let r = run(&b, wi, we, ROUTER_CYCLES, None);
@@ -191,7 +206,11 @@ fn fabric_4x4_verilog_matches_native_and_waveforms_agree() {
             r.seconds,
             r.stdout.lines().last().unwrap_or("")
         );
-        assert!(r.ok, "{sim}: Verilog differs from the native model:\n{}", r.stdout);
+        assert!(
+            r.ok,
+            "{sim}: Verilog differs from the native model:\n{}",
+            r.stdout
+        );
     }
 
     // Waveforms: native VCD vs iverilog VCD, every router signal, every cycle.
