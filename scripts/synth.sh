@@ -49,10 +49,10 @@ cells() { awk -v c="$2" '$1==c {n=$2} END {print n+0}' "$1"; }
 cells_re() { awk -v re="$2" '$1 ~ re {n+=$2} END {print n+0}' "$1"; }
 
 echo "== yosys synth_ice40 (router)"
-timed ice40_router yosys -q -l "$out/router_ice40.log" -p \
+timed ice40_router yosys -q -p \
   "read_verilog $R; synth_ice40 -top wormcast_router_n5 -json $out/router_ice40.json; tee -q -o $out/router_ice40.stat stat"
 echo "== yosys synth_xilinx (router)"
-timed xilinx_router yosys -q -l "$out/router_xilinx.log" -p \
+timed xilinx_router yosys -q -p \
   "read_verilog $R; synth_xilinx -flatten -top wormcast_router_n5; tee -q -o $out/router_xilinx.stat stat"
 echo "== nextpnr-ice40 (router)"
 device=hx8k; package=ct256
@@ -89,7 +89,7 @@ print(f"  always @(posedge clk) osh <= cap ? {{{cat}}} : {{osh[{no-2}:0], 1'b0}}
 print(f"  assign sout = osh[{no-1}];")
 print("endmodule")
 PY
-timed ice40_wrap yosys -q -l "$out/wrap_ice40.log" -p \
+timed ice40_wrap yosys -q -p \
   "read_verilog $R $out/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $out/wrap_ice40.json; tee -q -o $out/wrap_ice40.stat stat"
 timed pnr_router nextpnr-ice40 --$device --package $package --json "$out/wrap_ice40.json" \
   --asc "$out/router.asc" --freq 50 --timing-allow-fail --seed 1 \
@@ -97,7 +97,7 @@ timed pnr_router nextpnr-ice40 --$device --package $package --json "$out/wrap_ic
 icepack "$out/router.asc" "$out/router.bin"
 icetime -d $device -P $package -m -t "$out/router.asc" >"$out/router_icetime.txt" 2>&1 || true
 echo "== yosys synth_ice40 (3x3 fabric)"
-timed ice40_fabric3 yosys -q -l "$out/fabric3_ice40.log" -p \
+timed ice40_fabric3 yosys -q -p \
   "read_verilog $F; synth_ice40 -top wormcast_torus_3x3; tee -q -o $out/fabric3_ice40.stat stat"
 
 fmax=$(grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$out/router_pnr.log" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1)
