@@ -1,5 +1,8 @@
 //! Testbench: scenario regressions and co-simulation of the native model
-//! with its rust-hdl twin (ARCHITECTURE §2).
+//! with its rust-hdl twin (ARCHITECTURE §2) and with the generated Verilog
+//! under iverilog and Verilator.
 
 pub mod lockstep;
+pub mod signals;
+pub mod vcd_compare;
 pub mod vectors;

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# GTKWave picture of the *generated Verilog* (iverilog) showing a multicast
+# split with a blocked branch: docs/img/gtkwave-verilog-multicast.png.
+#
+#   bash scripts/gtkwave_verilog_shot.sh [OUT.png]
+#
+# Replays examples/multicast-split-blocked.toml from the native model on the
+# generated 4x4 fabric (checked every cycle, as in the vector tests), dumps
+# the iverilog VCD and screenshots it with scripts/gtkwave_verilog_multicast.gtkw
+# through scripts/gtkwave_shot.sh (needs gtkwave, xvfb, xdotool, imagemagick).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+png=${1:-docs/img/gtkwave-verilog-multicast.png}
+out=target/verilog-waves
+cargo run --release -q -p wormcast-testbench --example verilog_waves -- \
+  examples/multicast-split-blocked.toml 80 "$out"
+bash scripts/gtkwave_shot.sh "$out/verilog.vcd" "$png" scripts/gtkwave_verilog_multicast.gtkw

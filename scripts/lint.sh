@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Verilog lint (ARCHITECTURE §7): `verilator --lint-only -Wall` on the
+# generated single router and 4x4 DSTM-1 torus fabric. Clean except the
+# waivers of scripts/verilator_waivers.vlt, each named and explained there;
+# any other warning or error fails this script.
+#
+#   bash scripts/lint.sh [WORMCAST_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=target/release/wormcast
+fi
+command -v verilator >/dev/null || {
+  echo "verilator not found: install the Debian package verilator (bash scripts/test.sh does)" >&2
+  exit 1
+}
+out=target/lint
+rm -rf "$out"
+mkdir -p "$out"
+"$bin" verilog --router --node 5 --out "$out/router" >/dev/null
+"$bin" verilog --topology torus:4x4 --construction dstm1 --out "$out/fabric" >/dev/null
+
+status=0
+lint() { # dir top
+  local log="$out/$2.lint.log"
+  # -Wall with the waiver file; warnings are fatal, so a nonzero exit or any
+  # %Warning/%Error line fails.
+  if ! verilator --lint-only -Wall scripts/verilator_waivers.vlt \
+      --top-module "$2" "$1"/*.v >"$log" 2>&1 || grep -q '^%' "$log"; then
+    echo "lint FAILED: $2 (first lines of $log):" >&2
+    head -20 "$log" >&2
+    status=1
+  else
+    echo "lint ok: $2 ($(grep -c . "$1"/*.v) lines, waivers: scripts/verilator_waivers.vlt)"
+  fi
+}
+lint "$out/router" wormcast_router_n5
+lint "$out/fabric" wormcast_torus_4x4
+exit $status

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Synthesis and place-and-route figures for docs/hardware.md (ARCHITECTURE §7).
+#
+#   bash scripts/synth.sh [WORMCAST_BINARY]      # ~10 min on 2 cores
+#
+# yosys 0.23's synth_ice40 flattens by default; synth_xilinx needs -flatten,
+# otherwise `stat` counts only the top module's own cells.
+# One router (node 5 of the 4x4 DSTM-1 torus: 32-bit flits, depth 2,
+# 1 injection + 2 consumption channels):
+#   - yosys synth_ice40  -> SB_LUT4 / SB_DFF* / SB_CARRY counts
+#   - yosys synth_xilinx -> LUT / FF / CARRY4 / MUXF7/8 counts
+#   - nextpnr-ice40 --hx8k --package ct256 -> utilisation and Fmax.
+#     The bare router has ~390 one-bit ports, more than the 206 user I/Os
+#     of the HX8K-CT256, so it cannot be placed as a top module (tried first;
+#     the overflow is recorded in pnr_bare.log). P&R uses a wrapper instead:
+#     all router inputs come from a serial-in shift register and all outputs
+#     go to a parallel-load shift register, 4 pins in all. Every router
+#     input is then a register, as in a fabric (the link protocol is
+#     registered), so Fmax is the router's own register-to-register figure;
+#     the shift registers add one LC per port bit to the utilisation.
+#   - icepack + icetime for an independent timing estimate
+# A 3x3 DSTM-1 torus fabric: yosys synth_ice40 cell counts.
+# Writes target/synth/summary.json and the tool logs; docs/hardware.md
+# quotes them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=target/release/wormcast
+fi
+for t in yosys nextpnr-ice40 icepack icetime; do
+  command -v $t >/dev/null || { echo "$t not found: install yosys, nextpnr-ice40, fpga-icestorm" >&2; exit 1; }
+done
+out=target/synth
+rm -rf "$out"; mkdir -p "$out"
+"$bin" verilog --router --node 5 --out "$out/router" >/dev/null
+"$bin" verilog --topology torus:3x3 --construction dstm1 --out "$out/fabric3" >/dev/null
+R=$out/router/wormcast_router_n5.v
+F=$out/fabric3/wormcast_torus_3x3.v
+
+timed() { # name cmd...
+  local t0=$(date +%s)
+  "${@:2}"
+  echo "$1 $(( $(date +%s) - t0 ))" >>"$out/times.txt"
+}
+# Count of one cell type in a yosys `stat` report (0 if absent).
+cells() { awk -v c="$2" '$1==c {n=$2} END {print n+0}' "$1"; }
+cells_re() { awk -v re="$2" '$1 ~ re {n+=$2} END {print n+0}' "$1"; }
+
+echo "== yosys synth_ice40 (router)"
+timed ice40_router yosys -q -p \
+  "read_verilog $R; synth_ice40 -top wormcast_router_n5 -json $out/router_ice40.json; tee -q -o $out/router_ice40.stat stat"
+echo "== yosys synth_xilinx (router)"
+timed xilinx_router yosys -q -p \
+  "read_verilog $R; synth_xilinx -flatten -top wormcast_router_n5; tee -q -o $out/router_xilinx.stat stat"
+echo "== nextpnr-ice40 (router)"
+device=hx8k; package=ct256
+# The bare router: expected to fail on I/O count (see above); recorded.
+if nextpnr-ice40 --$device --package $package --json "$out/router_ice40.json" \
+    --asc "$out/router_bare.asc" -l "$out/pnr_bare.log" -q >/dev/null 2>&1; then
+  echo "bare router placed" >"$out/pnr_bare.txt"
+else
+  grep -E "ERROR" "$out/pnr_bare.log" | head -1 >"$out/pnr_bare.txt" || true
+fi
+# The shift-register wrapper, generated from the manifest's port list.
+python3 - "$out/router/manifest.json" >"$out/pnr_wrap.v" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+ins = [p for p in m["ports"] if p["direction"] == "input" and p["name"] not in ("clock", "rst")]
+outs = [p for p in m["ports"] if p["direction"] == "output"]
+ni = sum(p["width"] for p in ins); no = sum(p["width"] for p in outs)
+print("// P&R wrapper (scripts/synth.sh): serial-in / parallel-load shift registers")
+print("module pnr_wrap(input clk, input rst, input sin, input cap, output sout);")
+print(f"  reg [{ni-1}:0] ish = 0;")
+print(f"  always @(posedge clk) ish <= {{ish[{ni-2}:0], sin}};")
+for p in outs:
+    print(f"  wire [{p['width']-1}:0] w_{p['name'].replace('$','_')};")
+conn = [".clock(clk)", ".rst(rst)"]
+lo = 0
+for p in ins:
+    conn.append(f".{p['name']}(ish[{lo+p['width']-1}:{lo}])"); lo += p["width"]
+for p in outs:
+    conn.append(f".{p['name']}(w_{p['name'].replace('$','_')})")
+print(f"  {m['files'][0][:-2]} u(" + ", ".join(conn) + ");")
+cat = ", ".join("w_" + p["name"].replace("$", "_") for p in outs)
+print(f"  reg [{no-1}:0] osh = 0;")
+print(f"  always @(posedge clk) osh <= cap ? {{{cat}}} : {{osh[{no-2}:0], 1'b0}};")
+print(f"  assign sout = osh[{no-1}];")
+print("endmodule")
+PY
+timed ice40_wrap yosys -q -p \
+  "read_verilog $R $out/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $out/wrap_ice40.json; tee -q -o $out/wrap_ice40.stat stat"
+timed pnr_router nextpnr-ice40 --$device --package $package --json "$out/wrap_ice40.json" \
+  --asc "$out/router.asc" --freq 50 --timing-allow-fail --seed 1 \
+  -l "$out/router_pnr.log" -q
+icepack "$out/router.asc" "$out/router.bin"
+icetime -d $device -P $package -m -t "$out/router.asc" >"$out/router_icetime.txt" 2>&1 || true
+echo "== yosys synth_ice40 (3x3 fabric)"
+timed ice40_fabric3 yosys -q -p \
+  "read_verilog $F; synth_ice40 -top wormcast_torus_3x3; tee -q -o $out/fabric3_ice40.stat stat"
+
+fmax=$(grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$out/router_pnr.log" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1)
+util() { grep -E "^Info:[[:space:]]+$1:" "$out/router_pnr.log" | tail -1 | sed -E 's/^Info:[[:space:]]+[A-Z_0-9]+:[[:space:]]+//; s/[[:space:]]+/ /g'; }
+icet=$(grep -Eo 'Total path delay: [0-9.]+ ns \([0-9.]+ MHz\)' "$out/router_icetime.txt" | head -1)
+s_i=$out/router_ice40.stat; s_x=$out/router_xilinx.stat; s_f=$out/fabric3_ice40.stat
+cat >"$out/summary.json" <<JSON
+{
+  "tools": {
+    "yosys": "$(yosys -V | head -1)",
+    "nextpnr-ice40": "$(nextpnr-ice40 --version 2>&1 | head -1)",
+    "icestorm": "Debian fpga-icestorm $(dpkg-query -W -f '${Version}' fpga-icestorm 2>/dev/null || echo '?')"
+  },
+  "router_ice40": {
+    "SB_LUT4": $(cells $s_i SB_LUT4),
+    "SB_DFF_all": $(cells_re $s_i '^SB_DFF'),
+    "SB_CARRY": $(cells $s_i SB_CARRY),
+    "SB_RAM40_4K": $(cells $s_i SB_RAM40_4K),
+    "cells": $(awk '/Number of cells:/ {n=$4} END {print n+0}' $s_i)
+  },
+  "router_xilinx": {
+    "LUT_all": $(cells_re $s_x '^LUT[1-6]$'),
+    "FF_all": $(cells_re $s_x '^FD'),
+    "CARRY4": $(cells $s_x CARRY4),
+    "MUXF7": $(cells $s_x MUXF7),
+    "MUXF8": $(cells $s_x MUXF8),
+    "cells": $(awk '/Number of cells:/ {n=$4} END {print n+0}' $s_x)
+  },
+  "router_pnr": {
+    "device": "$device", "package": "$package",
+    "bare_router": "$(cat "$out/pnr_bare.txt" | tr -d '"')",
+    "wrapper_SB_LUT4": $(cells $out/wrap_ice40.stat SB_LUT4),
+    "wrapper_SB_DFF_all": $(cells_re $out/wrap_ice40.stat '^SB_DFF'),
+    "fmax_mhz": ${fmax:-null},
+    "ICESTORM_LC": "$(util ICESTORM_LC)",
+    "SB_IO": "$(util SB_IO)",
+    "icetime": "$icet"
+  },
+  "fabric_3x3_ice40": {
+    "SB_LUT4": $(cells $s_f SB_LUT4),
+    "SB_DFF_all": $(cells_re $s_f '^SB_DFF'),
+    "SB_CARRY": $(cells $s_f SB_CARRY),
+    "cells": $(awk '/Number of cells:/ {n=$4} END {print n+0}' $s_f)
+  },
+  "seconds": { $(awk '{printf "%s\"%s\": %s", (NR>1?", ":""), $1, $2}' "$out/times.txt") }
+}
+JSON
+cat "$out/summary.json"
