@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Synthesis and place-and-route figures for docs/hardware.md (ARCHITECTURE §7).
 #
-#   bash scripts/synth.sh [WORMCAST_BINARY]      # ~10 min on 2 cores
+#   bash scripts/synth.sh [WORMCAST_BINARY]      # about 2 min on 2 cores
 #
 # yosys 0.23's synth_ice40 flattens by default; synth_xilinx needs -flatten,
 # otherwise `stat` counts only the top module's own cells.
