@@ -117,7 +117,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         .collect();
     if schemes.is_empty() {
         return Err(
-            "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`".into(),
+            "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`, or `spam`".into(),
         );
     }
     // Build and validate every point before running any.
@@ -135,7 +135,17 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     for s in &schemes {
         for &l in &loads {
             let mut sets = a.sets.clone();
-            sets.push(format!("network.construction=\"{s}\""));
+            // `spam` (or `spam:CONSTRUCTION`) is the SPAM baseline on a BFS
+            // tree (or on tree 0 of CONSTRUCTION); anything else is a DSTM
+            // construction with tree routing.
+            if s == "spam" || s.starts_with("spam:") {
+                let c = s.strip_prefix("spam:").unwrap_or("bfs");
+                sets.push("network.routing=\"spam\"".into());
+                sets.push(format!("network.construction=\"{c}\""));
+            } else {
+                sets.push("network.routing=\"tree\"".into());
+                sets.push(format!("network.construction=\"{s}\""));
+            }
             sets.push(format!("traffic.rate={l}"));
             let sc = wormcast_sim::scenario::Scenario::from_toml(&base_text, &sets, &origin)
                 .map_err(|e| e.to_string())?;
