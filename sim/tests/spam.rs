@@ -175,7 +175,10 @@ fn two_worms_consumed_at_once() {
         }
     }
     assert!(net.all_done());
-    assert!(both > 30, "both consumption channels busy together {both} cycles");
+    assert!(
+        both > 30,
+        "both consumption channels busy together {both} cycles"
+    );
     assert_eq!(net.score.duplicates + net.score.corrupted, 0);
 }
 
@@ -221,7 +224,11 @@ fn setup_delay_adds_per_hop() {
                 // Every router that decodes the first HEAD (the h - 1
                 // intermediate ones, the source's and the target's) waits
                 // `setup` cycles more: 3 + setup cycles per intermediate hop.
-                assert_eq!(a - a0, setup as u64 * (h + 1), "{routing} x={x} setup {setup}");
+                assert_eq!(
+                    a - a0,
+                    setup as u64 * (h + 1),
+                    "{routing} x={x} setup {setup}"
+                );
             }
         }
     }

@@ -112,7 +112,9 @@ pub fn distances(t: &SpanningTree, target: NodeId, faulty: &[EdgeId]) -> Vec<u32
     while let Some((w, qp)) = q.pop_front() {
         let dw = dist[w as usize * 3 + qp];
         for d in Dir::ALL {
-            let Some(u) = t.topo.neighbor(w, d) else { continue };
+            let Some(u) = t.topo.neighbor(w, d) else {
+                continue;
+            };
             let back = d.opposite();
             if t.topo.neighbor(u, back) != Some(w) {
                 continue;
