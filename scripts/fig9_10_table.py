@@ -34,10 +34,10 @@ for l in loads:
         lat = sum(p["latency_mean_cycles"] for p in v) / len(v) / 100
         sat = "*" if any(p["saturated"] for p in v) else ""
         row.append(f"{lat:.1f}{sat}")
-    print(f"| {l:.3f} | " + " | ".join(row) + " |")
+    print(f"| {l:g} | " + " | ".join(row) + " |")
 print()
 print("| scheme | max accepted (msgs/node/µs) | highest unsaturated load | "
-      "mean latency at 0.001 (µs) | unicast / multicast at 0.001 (µs) |")
+      "mean latency at the lowest load (µs) | unicast / multicast there (µs) |")
 print("|---|---:|---:|---:|---:|")
 for s in order:
     acc = max(sum(p["accepted_messages_per_node_cycle"] for p in pts[(s, l)]) / len(pts[(s, l)]) for l in loads) * 100
@@ -46,6 +46,7 @@ for s in order:
     lat = sum(p["latency_mean_cycles"] for p in v) / len(v) / 100
     uni = sum(p["latency_unicast_mean_cycles"] for p in v) / len(v) / 100
     mul = sum(p["latency_multicast_mean_cycles"] for p in v) / len(v) / 100
-    print(f"| {s} | {acc:.4f} | {max(ok) if ok else 0:.3f} | {lat:.2f} | {uni:.2f} / {mul:.2f} |")
+    uni_s = f"{uni:.2f}" if uni > 0 else "–"
+    print(f"| {s} | {acc:.4f} | {max(ok) if ok else 0:g} | {lat:.2f} | {uni_s} / {mul:.2f} |")
 print()
 print("Deadlocks or scoreboard errors: " + (", ".join(map(str, bad)) if bad else "none"))
