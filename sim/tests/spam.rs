@@ -233,3 +233,78 @@ fn setup_delay_adds_per_hop() {
         }
     }
 }
+
+#[test]
+fn malformed_and_pool_decisions() {
+    use wormcast_sim::config::{RouterConfig, RouterParams};
+    use wormcast_sim::flit::{FlitFormat, Head};
+    use wormcast_sim::router::routing::first_head;
+    use wormcast_sim::router::RouterError;
+    let topo = Topology::torus(4, 4).unwrap();
+    let t = spam::bfs_tree(&topo, 0, &[]).unwrap();
+    let p = RouterParams {
+        routing: RoutingKind::Spam,
+        classes: 1,
+        ..RouterParams::default()
+    };
+    let cfg = RouterConfig::for_spam(&topo, &t, &p, &[]).unwrap();
+    let fmt = FlitFormat::default();
+    let hd = |node: NodeId, c: bool, o: u8, s: bool| {
+        fmt.head(Head {
+            node: t.number[node as usize],
+            c,
+            o,
+            s,
+            class: 0,
+        })
+    };
+    let inj = 4;
+    // Consumption pool: the lowest free channel, else channel 0.
+    let u = 5;
+    let c = &cfg[u as usize];
+    assert_eq!(
+        first_head(c, &p, inj, hd(u, true, 0, false), 0),
+        Ok((1 << 4, true, 0))
+    );
+    assert_eq!(
+        first_head(c, &p, inj, hd(u, true, 0, false), 1 << 4),
+        Ok((1 << 5, true, 0))
+    );
+    assert_eq!(
+        first_head(c, &p, inj, hd(u, true, 0, false), 3 << 4),
+        Ok((1 << 4, true, 0))
+    );
+    // O bits must name tree child ports: a cross link or the parent is bad.
+    let mut checked = 0;
+    for u in 0..topo.nodes() {
+        let tab = t.table(u);
+        for d in Dir::ALL {
+            let f = hd(u, true, 1 << d.index(), false);
+            let r = first_head(&cfg[u as usize], &p, inj, f, 0);
+            if tab.child[d.index()].is_some() {
+                assert_eq!(r, Ok((1 << 4 | 1 << d.index(), true, 0)));
+            } else {
+                assert_eq!(r, Err(RouterError::BadLink));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0);
+    // A down-tree input: a target not below cannot be reached (S = 0) and an
+    // S = 1 HEAD would have to go up.
+    let mut down_tree_inputs = 0;
+    for u in 1..topo.nodes() {
+        let d = t.parent_port[u as usize].unwrap();
+        let Some(target) = (0..topo.nodes()).find(|&x| !t.is_ancestor(u, x)) else {
+            continue;
+        };
+        for s in [false, true] {
+            let r = first_head(&cfg[u as usize], &p, d.index(), hd(target, true, 0, s), 0);
+            assert_eq!(r, Err(RouterError::DownPhaseUp), "{u} -> {target} S={s}");
+        }
+        // From the injection port (phase up) the same HEAD is fine.
+        assert!(first_head(&cfg[u as usize], &p, inj, hd(target, true, 0, false), 0).is_ok());
+        down_tree_inputs += 1;
+    }
+    assert!(down_tree_inputs > 10);
+}
