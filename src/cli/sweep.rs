@@ -3,7 +3,9 @@
 //! every point is bit-identical whatever the thread count.
 //!
 //! A point is the scenario file with `traffic.rate = load` and
-//! `network.construction = scheme` (plus any `--set`). Ctrl-C stops the
+//! `network.routing = "tree"`, `network.construction = scheme` (plus any
+//! `--set`); the scheme `spam` sets `network.routing = "spam"` and
+//! `construction = "bfs"`, `spam:C` uses tree 0 of C. Ctrl-C stops the
 //! running points at their next cycle, skips the rest, and still writes the
 //! JSON and the plot, marked incomplete.
 
@@ -25,7 +27,8 @@ pub struct SweepArgs {
     /// comma list `0.001,0.002`.
     #[arg(long)]
     pub loads: String,
-    /// Comma-separated schemes (constructions): e.g. `dstm1,dstm2`.
+    /// Comma-separated schemes: constructions with tree routing (e.g.
+    /// `dstm1,dstm2`), or `spam` (SPAM on a BFS tree) / `spam:CONSTRUCTION`.
     #[arg(long, default_value = "dstm1")]
     pub schemes: String,
     /// Extra scenario overrides, applied to every point.
