@@ -20,7 +20,7 @@ for path in sys.argv[1:]:
 loads = sorted({l for (_, l) in pts})
 bad = [k for k, v in pts.items() if any(p["deadlock"] or not p["scoreboard_clean"] for p in v)]
 print("Mean message latency in µs (1 cycle = 10 ns); `*` = saturated "
-      "(accepted < offered), mean over %d seed(s)." % len(sys.argv[1:]))
+      "in at least one seed, mean over %d seed(s)." % len(sys.argv[1:]))
 print()
 print("| load (msgs/node/µs) | " + " | ".join(order) + " |")
 print("|---:|" + "---:|" * len(order))
