@@ -107,3 +107,36 @@ fn bench_runs_a_given_scenario() {
     let o = wormcast(&["bench", "--repeat", "0"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn sweep_scheme_spam_runs_spam_routing() {
+    let dir = std::env::temp_dir().join(format!("wormcast-sweep-spam-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("spam.json");
+    let o = wormcast(&[
+        "sweep",
+        "--loads",
+        "0.002",
+        "--schemes",
+        "spam,spam:dstm2,dstm1",
+        "--set",
+        "run.cycles=2000",
+        "--set",
+        "run.warmup=200",
+        "--quiet",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 3);
+    for p in pts {
+        assert_eq!(p["scoreboard_clean"], true, "{p}");
+        assert_eq!(p["deadlock"], false, "{p}");
+    }
+    // SPAM and DSTM differ, so the scheme really changed the routing.
+    assert_ne!(pts[0]["latency_mean_cycles"], pts[2]["latency_mean_cycles"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -22,6 +22,9 @@ pub const MAX_OUTPUTS: usize = 4 + MAX_LOCAL;
 pub enum RoutingKind {
     /// Up/down on a spanning tree, one table per class (DSTM, paper 000 §3).
     Tree,
+    /// SPAM baseline (paper 000 §2): one BFS tree plus cross links, one
+    /// class, per-router table by (target, phase); native model only.
+    Spam,
 }
 
 /// Generation parameters shared by all routers of a fabric.
@@ -37,6 +40,10 @@ pub struct RouterParams {
     /// Channel classes (trees).
     pub classes: usize,
     pub routing: RoutingKind,
+    /// Header setup delay: a first HEAD at an idle input requests only after
+    /// it has been at its FIFO head this many cycles (0 = none). Native model
+    /// only; the RTL twin has no setup counter.
+    pub setup_cycles: u32,
 }
 
 impl Default for RouterParams {
@@ -48,6 +55,7 @@ impl Default for RouterParams {
             consumption: 2,
             classes: 2,
             routing: RoutingKind::Tree,
+            setup_cycles: 0,
         }
     }
 }
@@ -82,6 +90,20 @@ impl RouterParams {
                 format!("1 to {MAX_CLASSES}"),
             ));
         }
+        if self.setup_cycles > 255 {
+            return Err(InputError::new(
+                "header_setup_cycles",
+                self.setup_cycles,
+                "0 to 255",
+            ));
+        }
+        if self.routing == RoutingKind::Spam && self.classes != 1 {
+            return Err(InputError::new(
+                "classes",
+                self.classes,
+                "1 with SPAM routing (one tree, one class)",
+            ));
+        }
         Ok(())
     }
 
@@ -107,6 +129,9 @@ pub struct RouterConfig {
     pub tree: Vec<TreeTable>,
     /// Per class: the consumption channel (0-based) its worms are delivered on.
     pub consumption_of_class: Vec<u8>,
+    /// SPAM routing table (`RoutingKind::Spam` only): per target and phase
+    /// the output port, N×3 entries of 2 bits.
+    pub spam: Option<crate::router::spam::SpamTable>,
 }
 
 impl RouterConfig {
@@ -150,6 +175,46 @@ impl RouterConfig {
                     link_class,
                     tree: trees.iter().map(|t| t.table(u)).collect(),
                     consumption_of_class: consumption_of_class.clone(),
+                    spam: None,
+                }
+            })
+            .collect())
+    }
+
+    /// Configures every router for SPAM routing on `tree` (class 0 on every
+    /// working link: tree links and cross links alike).
+    pub fn for_spam(
+        topo: &Topology,
+        tree: &SpanningTree,
+        params: &RouterParams,
+        faulty: &[crate::topology::EdgeId],
+    ) -> InputResult<Vec<RouterConfig>> {
+        params.validate()?;
+        params.flit.check_nodes(topo.nodes())?;
+        if params.routing != RoutingKind::Spam {
+            return Err(InputError::new("routing", "tree", "spam for SPAM tables"));
+        }
+        let tables = crate::router::spam::tables(tree, faulty);
+        Ok(tables
+            .into_iter()
+            .enumerate()
+            .map(|(u, t)| {
+                let u = u as NodeId;
+                let mut link_class = [None; 4];
+                for d in Dir::ALL {
+                    if let Some(e) = topo.edge(u, d) {
+                        if !faulty.contains(&e) {
+                            link_class[d.index()] = Some(0);
+                        }
+                    }
+                }
+                RouterConfig {
+                    node: u,
+                    node_count: topo.nodes(),
+                    link_class,
+                    tree: vec![tree.table(u)],
+                    consumption_of_class: vec![0],
+                    spam: Some(t),
                 }
             })
             .collect())

@@ -31,8 +31,14 @@ pub struct NetworkCfg {
     /// `dstm1`, `dstm2`, a method such as `+x-y/-y+x` (paper 000 §4–5), or
     /// a Roskind–Tarjan pair `tarjan-best`, `tarjan-average`, `tarjan-path`.
     pub construction: String,
-    /// Starting node R1 as `X,Y`.
+    /// Starting node R1 as `X,Y` (with SPAM: the root of the BFS tree).
     pub r1: String,
+    /// `tree` (DSTM up/down on the trees of `construction`) or `spam` (the
+    /// SPAM baseline: one tree plus cross links; `construction = "bfs"` is
+    /// a BFS tree rooted at R1, any other construction uses its tree 0).
+    pub routing: String,
+    /// Header setup delay in cycles per first HEAD per router (0 = none).
+    pub header_setup_cycles: u32,
     /// Input buffer depth in flits.
     pub buffer_depth: usize,
     pub flit_width: u32,
@@ -109,6 +115,8 @@ impl Default for NetworkCfg {
             topology: "torus:8x8".into(),
             construction: "dstm1".into(),
             r1: "0,0".into(),
+            routing: "tree".into(),
+            header_setup_cycles: 0,
             buffer_depth: 2,
             flit_width: 32,
             injection_channels: 1,
@@ -172,6 +180,8 @@ pub struct Scripted {
 pub struct Validated {
     pub topo: Topology,
     pub construction: PairSpec,
+    /// SPAM with `construction = "bfs"`: the tree is a BFS tree from R1.
+    pub spam_bfs: bool,
     pub r1: NodeId,
     pub params: RouterParams,
     pub faulty: Vec<EdgeId>,
@@ -247,10 +257,27 @@ impl Scenario {
                 "a torus (`torus:KxM`): tree routing here needs two edge-disjoint spanning trees",
             ));
         }
-        let construction = PairSpec::parse(&n.construction).map_err(|e| InputError {
-            field: "network.construction".into(),
-            ..e
-        })?;
+        let routing = match n.routing.as_str() {
+            "tree" => RoutingKind::Tree,
+            "spam" => RoutingKind::Spam,
+            other => return Err(InputError::new("network.routing", other, "tree or spam")),
+        };
+        let spam_bfs = routing == RoutingKind::Spam && n.construction == "bfs";
+        let construction = if spam_bfs {
+            PairSpec::parse("dstm1")?
+        } else {
+            PairSpec::parse(&n.construction).map_err(|e| InputError {
+                field: "network.construction".into(),
+                ..e
+            })?
+        };
+        if routing == RoutingKind::Spam && !n.faulty_links.is_empty() {
+            return Err(InputError::new(
+                "network.faulty_links",
+                n.faulty_links.len(),
+                "none with routing = \"spam\" (SPAM fault handling is not modelled)",
+            ));
+        }
         let r1 = topo.parse_node(&n.r1, "network.r1")?;
         let flit = FlitFormat::new(n.flit_width).map_err(|e| InputError {
             field: "network.flit_width".into(),
@@ -261,8 +288,9 @@ impl Scenario {
             depth: n.buffer_depth,
             injection: n.injection_channels,
             consumption: n.consumption_channels,
-            classes: 2,
-            routing: RoutingKind::Tree,
+            classes: if routing == RoutingKind::Spam { 1 } else { 2 },
+            routing,
+            setup_cycles: n.header_setup_cycles,
         };
         params.validate().map_err(|e| InputError {
             field: format!("network.{}", e.field),
@@ -346,8 +374,9 @@ impl Scenario {
             }
             check_length(m.length, &f("length"))?;
             if let Some(tr) = m.tree {
-                if tr >= 2 {
-                    return Err(InputError::new(f("tree"), tr, "0 or 1"));
+                if tr >= params.classes {
+                    let allowed = if params.classes == 1 { "0" } else { "0 or 1" };
+                    return Err(InputError::new(f("tree"), tr, allowed));
                 }
             }
             scripted.push(Scripted {
@@ -386,6 +415,7 @@ impl Scenario {
         Ok(Validated {
             topo,
             construction,
+            spam_bfs,
             r1,
             params,
             faulty,

@@ -3,7 +3,9 @@
 //! every point is bit-identical whatever the thread count.
 //!
 //! A point is the scenario file with `traffic.rate = load` and
-//! `network.construction = scheme` (plus any `--set`). Ctrl-C stops the
+//! `network.routing = "tree"`, `network.construction = scheme` (plus any
+//! `--set`); the scheme `spam` sets `network.routing = "spam"` and
+//! `construction = "bfs"`, `spam:C` uses tree 0 of C. Ctrl-C stops the
 //! running points at their next cycle, skips the rest, and still writes the
 //! JSON and the plot, marked incomplete.
 
@@ -25,7 +27,8 @@ pub struct SweepArgs {
     /// comma list `0.001,0.002`.
     #[arg(long)]
     pub loads: String,
-    /// Comma-separated schemes (constructions): e.g. `dstm1,dstm2`.
+    /// Comma-separated schemes: constructions with tree routing (e.g.
+    /// `dstm1,dstm2`), or `spam` (SPAM on a BFS tree) / `spam:CONSTRUCTION`.
     #[arg(long, default_value = "dstm1")]
     pub schemes: String,
     /// Extra scenario overrides, applied to every point.
@@ -117,7 +120,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         .collect();
     if schemes.is_empty() {
         return Err(
-            "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`".into(),
+            "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`, or `spam`".into(),
         );
     }
     // Build and validate every point before running any.
@@ -135,7 +138,17 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     for s in &schemes {
         for &l in &loads {
             let mut sets = a.sets.clone();
-            sets.push(format!("network.construction=\"{s}\""));
+            // `spam` (or `spam:CONSTRUCTION`) is the SPAM baseline on a BFS
+            // tree (or on tree 0 of CONSTRUCTION); anything else is a DSTM
+            // construction with tree routing.
+            if s == "spam" || s.starts_with("spam:") {
+                let c = s.strip_prefix("spam:").unwrap_or("bfs");
+                sets.push("network.routing=\"spam\"".into());
+                sets.push(format!("network.construction=\"{c}\""));
+            } else {
+                sets.push("network.routing=\"tree\"".into());
+                sets.push(format!("network.construction=\"{s}\""));
+            }
             sets.push(format!("traffic.rate={l}"));
             let sc = wormcast_sim::scenario::Scenario::from_toml(&base_text, &sets, &origin)
                 .map_err(|e| e.to_string())?;

@@ -75,7 +75,13 @@ impl Fabric {
         let need: u8 = match (inp.state, flit::kind(f)) {
             (InState::Idle, Kind::Head) => {
                 // Blocked request: waits for the owners of the outputs it wants.
-                if let Ok((mask, _, _)) = routing::first_head(&self.cfg[r], &self.params, i, f) {
+                if let Ok((mask, _, _)) = routing::first_head(
+                    &self.cfg[r],
+                    &self.params,
+                    i,
+                    f,
+                    crate::router::owned_mask(s, self.params.outputs()),
+                ) {
                     for o in 0..self.params.outputs() {
                         let owner = s.out[o].owner;
                         if mask >> o & 1 == 1 && owner != NO_OWNER && owner as usize != i {
@@ -119,7 +125,14 @@ impl Fabric {
         let inp = &self.state[r].inp[i];
         match inp.fifo.peek() {
             Some(f) if inp.state == InState::Idle && flit::kind(f) == Kind::Head => {
-                routing::first_head(&self.cfg[r], &self.params, i, f).map_or(0, |(m, _, _)| m)
+                routing::first_head(
+                    &self.cfg[r],
+                    &self.params,
+                    i,
+                    f,
+                    crate::router::owned_mask(&self.state[r], self.params.outputs()),
+                )
+                .map_or(0, |(m, _, _)| m)
             }
             _ => 0,
         }

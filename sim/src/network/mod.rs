@@ -13,7 +13,7 @@ pub mod ni;
 pub mod records;
 pub mod stats;
 
-use crate::config::RouterConfig;
+use crate::config::{RouterConfig, RoutingKind};
 use crate::dstm::{encode, policy};
 use crate::error::{InputError, InputResult};
 use crate::fabric::deadlock::WaitingWorm;
@@ -74,8 +74,22 @@ pub struct Network {
 impl Network {
     pub fn new(scenario: &Scenario) -> InputResult<Network> {
         let v = scenario.validate()?;
-        let trees: Vec<SpanningTree> = v.construction.build(&v.topo, v.r1)?.to_vec();
-        let cfg = RouterConfig::for_trees(&v.topo, &trees, &v.params, &v.faulty)?;
+        let (trees, cfg) = if v.params.routing == RoutingKind::Spam {
+            // SPAM: one tree (BFS from R1, or tree 0 of the construction);
+            // every message uses it.
+            let tree = if v.spam_bfs {
+                crate::router::spam::bfs_tree(&v.topo, v.r1, &v.faulty)?
+            } else {
+                let [t0, _] = v.construction.build(&v.topo, v.r1)?;
+                t0
+            };
+            let cfg = RouterConfig::for_spam(&v.topo, &tree, &v.params, &v.faulty)?;
+            (vec![tree], cfg)
+        } else {
+            let trees: Vec<SpanningTree> = v.construction.build(&v.topo, v.r1)?.to_vec();
+            let cfg = RouterConfig::for_trees(&v.topo, &trees, &v.params, &v.faulty)?;
+            (trees, cfg)
+        };
         let n = v.topo.nodes();
         let fabric = Fabric::new(v.topo, v.params, cfg);
         let nis = (0..n)

@@ -152,7 +152,15 @@ impl Report {
         let accepted_rate = accepted as f64 / (n * win) as f64;
         Report {
             topology: net.v.topo.to_string(),
-            construction: net.v.construction.to_string(),
+            construction: if net.v.params.routing == crate::config::RoutingKind::Spam {
+                if net.v.spam_bfs {
+                    "spam(bfs)".to_string()
+                } else {
+                    format!("spam({} tree 0)", net.v.construction)
+                }
+            } else {
+                net.v.construction.to_string()
+            },
             seed: net.scenario.traffic.seed,
             cycles,
             stop_reason: net.stop_reason.clone(),

@@ -30,6 +30,7 @@ pub mod arbiter;
 pub mod error;
 pub mod fifo;
 pub mod routing;
+pub mod spam;
 
 use crate::config::{RouterConfig, RouterParams, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::{self, Flit, Kind};
@@ -63,6 +64,9 @@ pub struct InputRegs {
     pub class: u8,
     /// Registered ready to the upstream sender.
     pub ready: bool,
+    /// Header setup counter: cycles the current first HEAD has waited at the
+    /// FIFO head (`RouterParams::setup_cycles`; always 0 when that is 0).
+    pub setup: u8,
 }
 
 /// Registers of one output port.
@@ -156,6 +160,8 @@ pub struct Activity {
 /// What an input wants this cycle, decided from its FIFO head.
 enum Action {
     None,
+    /// A first HEAD still paying the header setup delay.
+    Setup,
     /// Idle input with a first HEAD: request these outputs; `strip` if the
     /// HEAD is for this router.
     Request {
@@ -217,14 +223,16 @@ pub fn step(
     let mut requests = [0u8; MAX_INPUTS];
     let mut strips = 0u8;
     let mut classes = [0u8; MAX_INPUTS];
+    let owned = owned_mask(cur, n_out);
     for i in 0..n_in {
         let r = &cur.inp[i];
         let action = match r.fifo.peek() {
             None => Action::None,
-            Some(f) => decide(cfg, p, i, r, f),
+            Some(f) => decide(cfg, p, i, r, f, owned),
         };
         match action {
             Action::None => {}
+            Action::Setup => next.inp[i].setup = r.setup + 1,
             Action::Request { mask, strip, class } => {
                 requests[i] = mask;
                 classes[i] = class;
@@ -279,7 +287,6 @@ pub fn step(
     // With no request the arbiter changes nothing (its priority is kept), so
     // it is skipped: the common case of a router only streaming bodies.
     let arb = if requests[..n_in].iter().any(|&m| m != 0) {
-        let owned = (0..n_out).fold(0u8, |m, o| m | ((cur.out[o].owner != NO_OWNER) as u8) << o);
         arbiter::arbitrate(&requests[..n_in], owned, cur.prio)
     } else {
         arbiter::Grant {
@@ -309,6 +316,9 @@ pub fn step(
 
     // Accept flits from upstream, then register ready for the next cycle.
     for i in 0..n_in {
+        if act.popped >> i & 1 == 1 {
+            next.inp[i].setup = 0;
+        }
         if io.valid[i] && cur.inp[i].ready {
             next.inp[i].fifo.push(io.flit[i], p.depth);
             act.pushed |= 1 << i;
@@ -316,6 +326,11 @@ pub fn step(
         next.inp[i].ready = next.inp[i].fifo.len() < p.depth;
     }
     act
+}
+
+/// Bit `o` set when output `o` has an owner.
+pub fn owned_mask(s: &RouterState, n_out: usize) -> u8 {
+    (0..n_out).fold(0u8, |m, o| m | ((s.out[o].owner != NO_OWNER) as u8) << o)
 }
 
 fn release_all(next: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
@@ -329,10 +344,18 @@ fn release_all(next: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
 }
 
 /// The per-input decision for head flit `f`.
-fn decide(cfg: &RouterConfig, p: &RouterParams, i: usize, r: &InputRegs, f: Flit) -> Action {
+fn decide(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    i: usize,
+    r: &InputRegs,
+    f: Flit,
+    owned: u8,
+) -> Action {
     let kind = flit::kind(f);
     match (r.state, kind) {
-        (InState::Idle, Kind::Head) => match routing::first_head(cfg, p, i, f) {
+        (InState::Idle, Kind::Head) if (r.setup as u32) < p.setup_cycles => Action::Setup,
+        (InState::Idle, Kind::Head) => match routing::first_head(cfg, p, i, f, owned) {
             Ok((mask, strip, class)) => Action::Request { mask, strip, class },
             Err(err) => Action::Error {
                 err,

@@ -36,19 +36,23 @@ fn link_ok(cfg: &RouterConfig, d: usize, class: u8) -> bool {
 }
 
 /// First HEAD at idle input `input`: the output mask to request, whether the
-/// HEAD is stripped here, and the worm's class.
+/// HEAD is stripped here, and the worm's class. `owned` has bit `o` set when
+/// output `o` has an owner (used only by SPAM's consumption pool).
 pub fn first_head(
     cfg: &RouterConfig,
     p: &RouterParams,
     input: usize,
     f: Flit,
+    owned: u8,
 ) -> Result<(u8, bool, u8), RouterError> {
     let h = flit::decode_head(f);
     check_class(cfg, p, input, h.class)?;
     if h.node >= cfg.node_count {
         return Err(RouterError::NodeOutOfRange);
     }
-    let RoutingKind::Tree = p.routing;
+    if p.routing == RoutingKind::Spam {
+        return spam_first_head(cfg, p, input, h, owned);
+    }
     let table = &cfg.tree[h.class as usize];
     if h.node == table.own {
         if !h.c && h.o == 0 {
@@ -72,6 +76,62 @@ pub fn first_head(
     if h.s && Some(d) == table.parent {
         return Err(RouterError::DownPhaseUp);
     }
+    if input < 4 && d.index() == input {
+        return Err(RouterError::BackToArrival);
+    }
+    if !link_ok(cfg, d.index(), h.class) {
+        return Err(RouterError::BadLink);
+    }
+    Ok((1 << d.index(), false, h.class))
+}
+
+/// SPAM: a first HEAD for another node follows the SPAM table by the phase
+/// of its input port, unless S=1 (after a split), when it must go down a tree
+/// link. At its target it is stripped; O bits may name tree child ports only
+/// (multicast branches go down the tree), and C=1 takes the lowest free
+/// consumption channel of the pool (else channel 0), recomputed each cycle
+/// while the request waits.
+fn spam_first_head(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    input: usize,
+    h: flit::Head,
+    owned: u8,
+) -> Result<(u8, bool, u8), RouterError> {
+    let table = &cfg.tree[0];
+    let sp = cfg.spam.as_ref().ok_or(RouterError::BadLink)?;
+    if h.node == table.own {
+        if !h.c && h.o == 0 {
+            return Err(RouterError::NoOutput);
+        }
+        let mut mask = 0u8;
+        if h.c {
+            let c = (0..p.consumption as u8)
+                .find(|&c| owned >> consumption_output(c) & 1 == 0)
+                .unwrap_or(0);
+            mask |= 1 << consumption_output(c);
+        }
+        for d in 0..4 {
+            if h.o >> d & 1 == 1 {
+                if !link_ok(cfg, d, h.class) || table.child[d].is_none() {
+                    return Err(RouterError::BadLink);
+                }
+                mask |= 1 << d;
+            }
+        }
+        return Ok((mask, true, h.class));
+    }
+    let d = if h.s {
+        let d = table.route(h.node).ok_or(RouterError::NodeOutOfRange)?;
+        if Some(d) == table.parent {
+            return Err(RouterError::DownPhaseUp);
+        }
+        d
+    } else {
+        // No legal path from this phase (a down-tree worm whose target is not
+        // below): the worm would have to go up again.
+        sp.route(input, h.node).ok_or(RouterError::DownPhaseUp)?
+    };
     if input < 4 && d.index() == input {
         return Err(RouterError::BackToArrival);
     }
