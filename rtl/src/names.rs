@@ -1,8 +1,10 @@
 //! The one place that maps register names of the native model (`docs/router.md`,
-//! `RouterState` fields: `in3_state`, `out5_flit`, `prio`, …) to the paths of
+//! `RouterState` fields under their VCD names: `in_px_state`, `out_cons0_flit`, `prio`, …) to the paths of
 //! the same registers in the rust-hdl hierarchy and the generated Verilog
 //! (rust-hdl joins levels with `$`: `top$in_state$3$q`). Mismatch reports,
 //! manifests and VCD comparisons use these names.
+
+use wormcast_sim::ports::{input_name, output_name};
 
 /// A router register or port, by native name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,17 +23,19 @@ pub enum Reg {
 }
 
 impl Reg {
-    /// Native name, as in `docs/router.md` (`inN_state`, `outN_flit`, …).
+    /// Native name: the register under its port's name, exactly as the
+    /// native VCD calls it (`in_px_state`, `out_cons0_flit`, …; port names
+    /// from `wormcast_sim::ports`, the one naming of ports).
     pub fn native(self) -> String {
         match self {
-            Reg::InState(i) => format!("in{i}_state"),
-            Reg::InReserved(i) => format!("in{i}_reserved"),
-            Reg::InClass(i) => format!("in{i}_class"),
-            Reg::InReady(i) => format!("in{i}_ready"),
-            Reg::InCount(i) => format!("in{i}_fifo_count"),
-            Reg::OutFlit(o) => format!("out{o}_flit"),
-            Reg::OutValid(o) => format!("out{o}_valid"),
-            Reg::OutOwner(o) => format!("out{o}_owner"),
+            Reg::InState(i) => format!("{}_state", input_name(i)),
+            Reg::InReserved(i) => format!("{}_reserved", input_name(i)),
+            Reg::InClass(i) => format!("{}_class", input_name(i)),
+            Reg::InReady(i) => format!("{}_ready", input_name(i)),
+            Reg::InCount(i) => format!("{}_count", input_name(i)),
+            Reg::OutFlit(o) => format!("{}_flit", output_name(o)),
+            Reg::OutValid(o) => format!("{}_valid", output_name(o)),
+            Reg::OutOwner(o) => format!("{}_owner", output_name(o)),
             Reg::Prio => "prio".into(),
             Reg::ErrCount => "err_count".into(),
             Reg::ErrCode => "err_code".into(),

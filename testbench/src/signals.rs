@@ -24,21 +24,8 @@ use wormcast_sim::config::RouterParams;
 use wormcast_sim::ports::{input_name, output_name};
 use wormcast_sim::router::{RouterState, NO_OWNER};
 
-/// Which register of a router.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    InState(usize),
-    InReserved(usize),
-    InClass(usize),
-    InCount(usize),
-    InReady(usize),
-    OutFlit(usize),
-    OutValid(usize),
-    OutOwner(usize),
-    Prio,
-    ErrCount,
-    ErrCode,
-}
+/// Which register of a router: the one enum of `rtl/src/names.rs`.
+pub use wormcast_rtl::names::Reg as Kind;
 
 /// One router signal under its two names.
 #[derive(Debug, Clone, PartialEq, Eq)]
