@@ -103,12 +103,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             report.unfinished_messages, sc.run.drain_cycles
         );
     }
-    let clean = !report.deadlock
-        && !stuck
-        && report.lost_messages == 0
-        && report.duplicate_deliveries == 0
-        && report.misdelivered == 0
-        && report.corrupted_flits == 0;
+    let clean = !report.deadlock && !stuck && report.scoreboard_clean();
     Ok(if interrupted() {
         // Conventional status for SIGINT: the run is incomplete, whatever
         // the report says.

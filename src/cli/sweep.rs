@@ -198,10 +198,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                     source_throughput_min: r.source_throughput_min,
                     saturated: r.saturated,
                     deadlock: r.deadlock,
-                    scoreboard_clean: r.lost_messages == 0
-                        && r.duplicate_deliveries == 0
-                        && r.misdelivered == 0
-                        && r.corrupted_flits == 0,
+                    scoreboard_clean: r.scoreboard_clean(),
                     wall_seconds: r.wall_seconds,
                 })
             })

@@ -219,6 +219,16 @@ impl Report {
         }
     }
 
+    /// No scoreboard violation: nothing lost, duplicated, misdelivered or
+    /// corrupted. Truncated worms are not violations: they are the
+    /// documented outcome of malformed input (router errors).
+    pub fn scoreboard_clean(&self) -> bool {
+        self.lost_messages == 0
+            && self.duplicate_deliveries == 0
+            && self.misdelivered == 0
+            && self.corrupted_flits == 0
+    }
+
     /// Human-readable summary.
     pub fn summary(&self) -> String {
         let mut s = String::new();
