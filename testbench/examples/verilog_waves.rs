@@ -8,8 +8,9 @@
 //!       SCENARIO.toml CYCLES OUT_DIR
 
 use std::path::PathBuf;
-use wormcast_rtl::generate::fabric_module;
-use wormcast_testbench::vectors::{build, fabric_vectors, run, Simulator};
+use wormcast_testbench::vectors::{
+    build, fabric_vectors, run, write_fabric_dut, FabricDut, Simulator,
+};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -23,12 +24,12 @@ fn main() {
     let cycles: usize = a[2].parse().expect("CYCLES");
     let dir = PathBuf::from(&a[3]);
     std::fs::create_dir_all(&dir).unwrap();
-    let net = wormcast_sim::network::Network::new(&sc).unwrap();
-    let (topo, p) = (net.fabric.topo, net.fabric.params);
-    let g = fabric_module(&topo, &p, &net.fabric.cfg).unwrap();
-    drop(net);
-    let dut = dir.join(format!("{}.v", g.top));
-    std::fs::write(&dut, &g.verilog).unwrap();
+    let FabricDut {
+        module: g,
+        file: dut,
+        topo,
+        ..
+    } = write_fabric_dut(&sc, &dir);
     let all: Vec<u32> = (0..topo.nodes()).collect();
     type Writer = wormcast_sim::waves::VcdWriter<std::io::BufWriter<std::fs::File>>;
     let mut w: Option<Writer> = None;

@@ -522,6 +522,40 @@ impl std::fmt::Display for Simulator {
     }
 }
 
+/// Writes a generated module into `dir` as `TOP.v` and returns that path:
+/// the device under test of a vector bench.
+pub fn write_dut(g: &wormcast_rtl::generate::Generated, dir: &Path) -> PathBuf {
+    let dut = dir.join(format!("{}.v", g.top));
+    std::fs::write(&dut, &g.verilog)
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", dut.display()));
+    dut
+}
+
+/// The generated fabric of a scenario, written out as a device under test.
+pub struct FabricDut {
+    pub module: wormcast_rtl::generate::Generated,
+    pub file: PathBuf,
+    pub topo: wormcast_sim::topology::Topology,
+    pub params: RouterParams,
+}
+
+/// Generates the Verilog of the fabric a scenario describes (same topology,
+/// parameters and per-router tables as the native `Network`) and writes it
+/// into `dir`.
+pub fn write_fabric_dut(sc: &wormcast_sim::scenario::Scenario, dir: &Path) -> FabricDut {
+    let net = wormcast_sim::network::Network::new(sc).unwrap_or_else(|e| panic!("{e}"));
+    let (topo, params) = (net.fabric.topo, net.fabric.params);
+    let module = wormcast_rtl::generate::fabric_module(&topo, &params, &net.fabric.cfg)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let file = write_dut(&module, dir);
+    FabricDut {
+        module,
+        file,
+        topo,
+        params,
+    }
+}
+
 /// Panics with an install hint when `cmd` is missing: the vector tests are
 /// the only check of the generated Verilog, so a missing tool must fail the
 /// suite loudly rather than skip (`bash scripts/test.sh` installs them).

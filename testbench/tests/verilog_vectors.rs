@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 use wormcast_rtl::fabric_cfg::dstm_configs;
-use wormcast_rtl::generate::{fabric_module, router_module};
+use wormcast_rtl::generate::router_module;
 use wormcast_rtl::Fault;
 use wormcast_sim::config::{RouterConfig, RouterParams};
 use wormcast_sim::topology::Topology;
@@ -20,7 +20,7 @@ use wormcast_testbench::lockstep::fabric_scenario;
 use wormcast_testbench::vcd_compare::{compare_fabric, Vcd};
 use wormcast_testbench::vectors::{
     build, fabric_vectors, router_vectors, router_vectors_rtl_fault, router_vectors_vs, run,
-    Simulator,
+    write_dut, write_fabric_dut, FabricDut, Simulator,
 };
 
 /// Cycles for the single router. iverilog runs the router at roughly
@@ -52,8 +52,7 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
     // Node 5 is an inner node of both DSTM-1 trees: every routing case occurs.
     let node = 5;
     let g = router_module(&p, &cfg[node]).unwrap();
-    let dut = dir.join(format!("{}.v", g.top));
-    std::fs::write(&dut, &g.verilog).unwrap();
+    let dut = write_dut(&g, &dir);
 
     let t0 = std::time::Instant::now();
     let good = router_vectors(&g.top, &cfg[node], &p, 11, ROUTER_CYCLES, true);
@@ -162,8 +161,7 @@ fn broken_arbiter_is_visible_at_the_ports() {
     let cfg = cfgs(&p);
     let node = 5;
     let g = router_module(&p, &cfg[node]).unwrap();
-    let dut = dir.join(format!("{}.v", g.top));
-    std::fs::write(&dut, &g.verilog).unwrap();
+    let dut = write_dut(&g, &dir);
     let cycles = 5_000;
     let wrong = router_vectors_rtl_fault::<32>(
         &g.top,
@@ -196,12 +194,12 @@ fn broken_arbiter_is_visible_at_the_ports() {
 fn fabric_4x4_verilog_matches_native_and_waveforms_agree() {
     let dir = out_dir("vectors_fabric");
     let sc = fabric_scenario("torus:4x4", 0.02, 17);
-    let net = wormcast_sim::network::Network::new(&sc).unwrap();
-    let (topo, p) = (net.fabric.topo, net.fabric.params);
-    let g = fabric_module(&topo, &p, &net.fabric.cfg).unwrap();
-    drop(net);
-    let dut = dir.join(format!("{}.v", g.top));
-    std::fs::write(&dut, &g.verilog).unwrap();
+    let FabricDut {
+        module: g,
+        file: dut,
+        topo,
+        params: p,
+    } = write_fabric_dut(&sc, &dir);
 
     // Native vectors and the native VCD of the same run.
     let all: Vec<u32> = (0..topo.nodes()).collect();
