@@ -146,7 +146,15 @@ impl<const W: usize> Decode<W> {
             own.push(k::<W>(t.own as u64));
             par_v.push(Constant::new(t.parent.is_some()));
             par_d.push(k::<2>(t.parent.map_or(0, |d| d.index() as u64)));
-            let co = consumption_output(cfg.consumption_of_class[c]);
+            // One channel per class here: the RTL does not yet choose among
+            // a pool of several (RouterParams::consumption_pool).
+            let pool = p.consumption_pool(c as u8);
+            assert_eq!(
+                pool.count_ones(),
+                1,
+                "RTL: one consumption channel per class"
+            );
+            let co = consumption_output(pool.trailing_zeros() as u8);
             cons_mask.push(k::<MASK_W>(1 << co));
             for d in 0..4 {
                 let (v, lo, hi) = match t.child[d] {
@@ -159,13 +167,13 @@ impl<const W: usize> Decode<W> {
             }
         }
         let link_v = (0..4)
-            .map(|d| Constant::new(cfg.link_class[d].is_some()))
+            .map(|d| Constant::new(cfg.out_class[d].is_some()))
             .collect();
         let link_cls = (0..4)
-            .map(|d| k::<CLASS_W>(cfg.link_class[d].unwrap_or(0) as u64))
+            .map(|d| k::<CLASS_W>(cfg.out_class[d].unwrap_or(0) as u64))
             .collect();
         let is_link = input < 4;
-        let arr = if is_link { cfg.link_class[input] } else { None };
+        let arr = if is_link { cfg.in_class[input] } else { None };
         Decode {
             head: Default::default(),
             nonempty: Default::default(),

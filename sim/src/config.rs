@@ -114,6 +114,24 @@ impl RouterParams {
     pub fn outputs(&self) -> usize {
         4 + self.consumption
     }
+
+    /// The consumption channels a worm of `class` may be delivered on, as a
+    /// bit mask over channels (bit j = channel j). With at least as many
+    /// channels as classes, class c owns every channel j with
+    /// j mod classes = c, so worms of different classes never wait on one
+    /// another's channel (ARCHITECTURE §3); with fewer, classes share channel
+    /// c mod consumption. A C=1 header takes the lowest free channel of its
+    /// pool, else the lowest of the pool (see `router::routing`).
+    pub fn consumption_pool(&self, class: u8) -> u8 {
+        let c = class as usize;
+        if self.consumption >= self.classes {
+            (0..self.consumption)
+                .filter(|j| j % self.classes == c)
+                .fold(0, |m, j| m | 1 << j)
+        } else {
+            1 << (c % self.consumption)
+        }
+    }
 }
 
 /// Per-router constants.
@@ -122,13 +140,16 @@ pub struct RouterConfig {
     pub node: NodeId,
     /// Addresses in `Node` must be below this (the number of nodes).
     pub node_count: u32,
-    /// Class of the link behind each port O1..O4; `None` if the link is
-    /// missing (mesh edge), unused by every class, or faulty.
-    pub link_class: [Option<u8>; 4],
+    /// Class of the channel arriving at each input port O1..O4; `None` if
+    /// the link is missing (mesh edge), unused by every class, or faulty.
+    pub in_class: [Option<u8>; 4],
+    /// Class of the channel leaving through each output port O1..O4. Equal to
+    /// `in_class` when a class owns whole links (trees); the two directions
+    /// of one link differ where a class is a direction (Hamiltonian high/low
+    /// channels, paper 001 §3).
+    pub out_class: [Option<u8>; 4],
     /// Per class: the tree table.
     pub tree: Vec<TreeTable>,
-    /// Per class: the consumption channel (0-based) its worms are delivered on.
-    pub consumption_of_class: Vec<u8>,
     /// SPAM routing table (`RoutingKind::Spam` only): per target and phase
     /// the output port, N×3 entries of 2 bits.
     pub spam: Option<crate::router::spam::SpamTable>,
@@ -137,7 +158,8 @@ pub struct RouterConfig {
 impl RouterConfig {
     /// Configures every router of `topo` for tree routing over `trees`
     /// (class `c` = `trees[c]`). Links in no tree, and links in `faulty`, get
-    /// no class. Class `c` is consumed on channel `c mod consumption`.
+    /// no class. Class `c` is consumed on its
+    /// [`RouterParams::consumption_pool`].
     pub fn for_trees(
         topo: &Topology,
         trees: &[SpanningTree],
@@ -153,9 +175,6 @@ impl RouterConfig {
                 format!("must equal the number of trees ({})", trees.len()),
             ));
         }
-        let consumption_of_class = (0..params.classes)
-            .map(|c| (c % params.consumption) as u8)
-            .collect::<Vec<_>>();
         Ok((0..topo.nodes())
             .map(|u| {
                 let mut link_class = [None; 4];
@@ -172,9 +191,9 @@ impl RouterConfig {
                 RouterConfig {
                     node: u,
                     node_count: topo.nodes(),
-                    link_class,
+                    in_class: link_class,
+                    out_class: link_class,
                     tree: trees.iter().map(|t| t.table(u)).collect(),
-                    consumption_of_class: consumption_of_class.clone(),
                     spam: None,
                 }
             })
@@ -211,9 +230,9 @@ impl RouterConfig {
                 RouterConfig {
                     node: u,
                     node_count: topo.nodes(),
-                    link_class,
+                    in_class: link_class,
+                    out_class: link_class,
                     tree: vec![tree.table(u)],
-                    consumption_of_class: vec![0],
                     spam: Some(t),
                 }
             })

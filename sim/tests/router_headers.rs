@@ -20,12 +20,12 @@ fn destination_goes_to_consumption_channel_of_its_class() {
         let u = inner_node(t);
         let inp = t.parent_port[u as usize].unwrap().index();
         let mut h = Harness::at(&pair, u);
-        assert_eq!(h.cfg.link_class[inp], Some(class));
+        assert_eq!(h.cfg.in_class[inp], Some(class));
         let d = data(10, 3);
         h.offer(inp, &[head(t.number[u as usize], true, 0, false, class)]);
         h.offer(inp, &d);
         h.drain(100);
-        let c = cons(&h.cfg, class);
+        let c = cons(&h.p, class);
         assert_eq!(h.used_outputs(), vec![c], "class {class}");
         assert_eq!(h.on(c), d, "HEAD stripped, data intact, in order");
         assert_eq!(h.st.err_count, 0);
@@ -94,7 +94,7 @@ fn destination_and_split() {
     let (a, b) = (kids[0], kids[1]);
     let inp = t.parent_port[u as usize].unwrap().index();
     let mut h = Harness::at(&pair, u);
-    let c = cons(&h.cfg, 0);
+    let c = cons(&h.p, 0);
     let ha = head(below(t, u, a), true, 0, false, 0);
     let hb = head(below(t, u, b), true, 0, false, 0);
     let d = data(7, 2);
@@ -229,8 +229,8 @@ fn unicast_one_head_flit() {
     h.offer(p, &[hd]);
     h.offer(p, &d);
     h.drain(100);
-    assert_eq!(h.used_outputs(), vec![cons(&h.cfg, 1)]);
-    assert_eq!(h.on(cons(&h.cfg, 1)), d);
+    assert_eq!(h.used_outputs(), vec![cons(&h.p, 1)]);
+    assert_eq!(h.on(cons(&h.p, 1)), d);
 }
 
 /// Coordinated flow control: with one branch's downstream `ready` held low,
@@ -245,7 +245,7 @@ fn coordinated_flow_control_holds_all_branches() {
     let (a, b) = (kids[0].index(), kids[1].index());
     let inp = t.parent_port[u as usize].unwrap().index();
     let mut h = Harness::at(&pair, u);
-    let c = cons(&h.cfg, 0);
+    let c = cons(&h.p, 0);
     let d = data(200, 12);
     h.offer(
         inp,
@@ -402,7 +402,5 @@ fn headers_never_replicated() {
         let n = heads.iter().filter(|s| s.2 == flit::set_s(*f)).count();
         assert_eq!(n, 1, "trailing HEAD {k}");
     }
-    assert!(kinds(&h.on(cons(&h.cfg, 0)))
-        .iter()
-        .all(|&k| k != Kind::Head));
+    assert!(kinds(&h.on(cons(&h.p, 0))).iter().all(|&k| k != Kind::Head));
 }

@@ -249,7 +249,7 @@ fn bad_link_wrong_class() {
     let mut h = s.h();
     let (p, b) = (s.p.index(), s.b.index());
     let w = (0..4)
-        .find(|&d| h.cfg.link_class[d] == Some(1))
+        .find(|&d| h.cfg.out_class[d] == Some(1))
         .expect("a class-1 link at the split node");
     check(
         &mut h,
@@ -307,7 +307,7 @@ fn bad_link_faulty_o_bit() {
     let e = probe.pair.topo.edge(probe.u, probe.a).unwrap();
     let s = site_with(dstm1_4x4_with(RouterParams::default(), &[e]));
     let mut h = s.h();
-    assert_eq!(h.cfg.link_class[s.a.index()], None);
+    assert_eq!(h.cfg.out_class[s.a.index()], None);
     let (p, b) = (s.p.index(), s.b.index());
     check(
         &mut h,
@@ -348,7 +348,7 @@ fn trailing_at_consumer() {
     let s = site();
     let mut h = s.h();
     let (p, b) = (s.p.index(), s.b.index());
-    let c = cons(&h.cfg, 0);
+    let c = cons(&h.p, 0);
     check(
         &mut h,
         p,

@@ -54,7 +54,7 @@ impl RouterStim {
         let classes = self.params.classes as u8;
         let sane = r.gen_bool(0.75);
         let class = if input < 4 && (sane || r.gen_bool(0.6)) {
-            self.cfg.link_class[input].unwrap_or(0)
+            self.cfg.in_class[input].unwrap_or(0)
         } else if sane {
             r.gen_range(0..classes)
         } else {
@@ -68,7 +68,7 @@ impl RouterStim {
             _ => r.gen_range(0..n),
         };
         let links: u8 = (0..4)
-            .filter(|&d| self.cfg.link_class[d] == Some(class))
+            .filter(|&d| self.cfg.out_class[d] == Some(class))
             .fold(0, |m, d| m | 1 << d);
         let (c, o, s) = if sane {
             let o = r.gen_range(0..16u8) & links;

@@ -95,7 +95,7 @@ impl Fabric {
         for u in 0..topo.nodes() {
             for d in Dir::ALL {
                 // A link without a class (missing, unused, faulty) is not wired.
-                if cfg[u as usize].link_class[d.index()].is_none() {
+                if cfg[u as usize].out_class[d.index()].is_none() {
                     continue;
                 }
                 if let Some(v) = topo.neighbor(u, d) {

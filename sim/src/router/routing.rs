@@ -15,6 +15,17 @@ pub fn consumption_output(c: u8) -> usize {
     4 + c as usize
 }
 
+/// The consumption output a C=1 header of `class` requests this cycle: the
+/// lowest free channel of the class's pool, else the lowest of the pool.
+/// Recomputed every cycle while the request waits. `owned` has bit `o` set
+/// when output `o` has an owner.
+pub fn consumption_choice(p: &RouterParams, class: u8, owned: u8) -> usize {
+    let pool = p.consumption_pool(class);
+    let free = pool & !(owned >> 4);
+    let pick = if free != 0 { free } else { pool };
+    consumption_output(pick.trailing_zeros() as u8)
+}
+
 fn check_class(
     cfg: &RouterConfig,
     p: &RouterParams,
@@ -25,14 +36,14 @@ fn check_class(
         return Err(RouterError::BadClass);
     }
     // A link input carries only worms of that link's class.
-    if input < 4 && cfg.link_class[input] != Some(class) {
+    if input < 4 && cfg.in_class[input] != Some(class) {
         return Err(RouterError::BadClass);
     }
     Ok(())
 }
 
 fn link_ok(cfg: &RouterConfig, d: usize, class: u8) -> bool {
-    cfg.link_class[d] == Some(class)
+    cfg.out_class[d] == Some(class)
 }
 
 /// First HEAD at idle input `input`: the output mask to request, whether the
@@ -60,7 +71,7 @@ pub fn first_head(
         }
         let mut mask = 0u8;
         if h.c {
-            mask |= 1 << consumption_output(cfg.consumption_of_class[h.class as usize]);
+            mask |= 1 << consumption_choice(p, h.class, owned);
         }
         for d in 0..4 {
             if h.o >> d & 1 == 1 {
@@ -88,9 +99,8 @@ pub fn first_head(
 /// SPAM: a first HEAD for another node follows the SPAM table by the phase
 /// of its input port, unless S=1 (after a split), when it must go down a tree
 /// link. At its target it is stripped; O bits may name tree child ports only
-/// (multicast branches go down the tree), and C=1 takes the lowest free
-/// consumption channel of the pool (else channel 0), recomputed each cycle
-/// while the request waits.
+/// (multicast branches go down the tree); C=1 takes a channel of the pool as
+/// every routing function does ([`consumption_choice`]).
 fn spam_first_head(
     cfg: &RouterConfig,
     p: &RouterParams,
@@ -106,10 +116,7 @@ fn spam_first_head(
         }
         let mut mask = 0u8;
         if h.c {
-            let c = (0..p.consumption as u8)
-                .find(|&c| owned >> consumption_output(c) & 1 == 0)
-                .unwrap_or(0);
-            mask |= 1 << consumption_output(c);
+            mask |= 1 << consumption_choice(p, h.class, owned);
         }
         for d in 0..4 {
             if h.o >> d & 1 == 1 {

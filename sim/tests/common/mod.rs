@@ -93,9 +93,10 @@ pub fn outside(t: &SpanningTree, u: NodeId) -> u32 {
         .expect("a node outside the subtree")
 }
 
-/// Output index of the consumption channel of `class` at a router.
-pub fn cons(cfg: &RouterConfig, class: u8) -> usize {
-    4 + cfg.consumption_of_class[class as usize] as usize
+/// Output index of the first consumption channel of `class`'s pool (the one
+/// a C=1 header takes when the whole pool is free).
+pub fn cons(p: &RouterParams, class: u8) -> usize {
+    4 + p.consumption_pool(class).trailing_zeros() as usize
 }
 
 /// One router, driven flit by flit through `router::step`.
