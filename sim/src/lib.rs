@@ -17,6 +17,7 @@ pub mod router;
 pub mod scenario;
 pub mod topology;
 pub mod trees;
+pub mod treeworm;
 pub mod walker;
 pub mod waves;
 
