@@ -155,11 +155,11 @@ impl<'a> Frame<'a> {
                     continue;
                 }
                 // A's L1 = row ra.y0-1, x ≤ ra.x0-1 (to −∞) meets B.
-                if rb.y0 <= ra.y0 - 1 && ra.y0 - 1 <= rb.y1 && rb.x0 <= ra.x0 - 1 {
+                if rb.y0 < ra.y0 && ra.y0 - 1 <= rb.y1 && rb.x0 < ra.x0 {
                     into6[b].push(a as u32);
                 }
                 // A's L3 = column ra.x0-1, y ≤ ra.y0-1 meets B.
-                if rb.x0 <= ra.x0 - 1 && ra.x0 - 1 <= rb.x1 && rb.y0 <= ra.y0 - 1 {
+                if rb.x0 < ra.x0 && ra.x0 - 1 <= rb.x1 && rb.y0 < ra.y0 {
                     into4[b].push(a as u32);
                 }
             }

@@ -136,15 +136,14 @@ impl FtTree {
                 stack.push(w);
             }
         }
-        for i in 0..out.len() {
-            let v = out[i].visit;
-            for &c in &self.visits[v].children {
+        for node in out.iter_mut() {
+            for &c in &self.visits[node.visit].children {
                 let mut w = c;
                 while !key(w) {
                     w = self.visits[w].children[0];
                 }
-                out[i].children.push(index[w]);
-                out[i].child_coords.push(self.visits[w].at);
+                node.children.push(index[w]);
+                node.child_coords.push(self.visits[w].at);
             }
         }
         out
