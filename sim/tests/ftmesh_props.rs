@@ -136,6 +136,41 @@ proptest! {
         }
     }
 
+    /// Faults off row 0 and column 0 never put a block there (a disabled node
+    /// needs a blocked neighbour in both dimensions), so the corner source is
+    /// safe (Definition 2) and extended safe to every destination: the
+    /// paper's assumption holds and its rules alone must give minimal paths.
+    #[test]
+    fn safe_source_needs_no_guard(
+        (k, m) in (6u32..24, 6u32..24),
+        raw in proptest::collection::vec((1u32..64, 1u32..64), 0..90),
+        d in proptest::collection::vec((0u32..64, 0u32..64), 1..30),
+        seed in any::<u64>(),
+    ) {
+        let faults: Vec<Coord> = raw.iter().map(|&(x, y)| (1 + x % (k - 1), 1 + y % (m - 1))).collect();
+        let mesh = FaultyMesh::new(Topology::mesh(k, m).unwrap(), &faults).unwrap();
+        let mut dests: Vec<Coord> = Vec::new();
+        for (x, y) in d {
+            let c = (x % k, y % m);
+            if c != (0, 0) && !mesh.is_blocked(c) && !dests.contains(&c) {
+                dests.push(c);
+            }
+        }
+        prop_assume!(!dests.is_empty());
+        for st in Ft::ALL {
+            let r = multicast(&mesh, (0, 0), &dests, st, seed).unwrap();
+            prop_assert!(r.not_extended_safe.is_empty() && r.unreachable.is_empty());
+            prop_assert_eq!(r.stats.overrides, 0, "the paper's rules failed ({:?})", st);
+            prop_assert_eq!(r.routed.len(), dests.len());
+            for (i, v) in r.tree.visits.iter().enumerate() {
+                prop_assert!(!mesh.is_blocked(v.at));
+                if v.destination {
+                    prop_assert_eq!(r.tree.depth(i), v.at.0 + v.at.1);
+                }
+            }
+        }
+    }
+
     #[test]
     fn greedy_tree_is_time_optimal((k, m, faults, _s, d, _seed) in instance()) {
         let mesh = FaultyMesh::new(Topology::mesh(k, m).unwrap(), &faults).unwrap();
