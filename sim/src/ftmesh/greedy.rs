@@ -143,9 +143,3 @@ impl VirtualTree {
         self.edges.iter().map(|e| dist(e.from, e.to) as u32).sum()
     }
 }
-
-/// Sorts destinations by distance from `root` (the preparation part); ties
-/// keep the caller's order, so results are deterministic.
-pub fn sort_by_distance(root: P, dests: &mut [P]) {
-    dests.sort_by_key(|&d| dist(root, d));
-}
