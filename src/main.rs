@@ -31,6 +31,8 @@ enum Command {
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
     Route(cli::route::RouteArgs),
+    /// Fault-tolerant tree multicast on a faulty mesh (paper 002): traffic steps.
+    Ftree(cli::ftree::FtreeArgs),
     /// Write the Verilog of one router or of a whole DSTM torus fabric.
     Verilog(cli::verilog::VerilogArgs),
 }
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => cli::bench::run(a),
         Some(Command::Sweep(a)) => cli::sweep::run(a),
         Some(Command::Verilog(a)) => cli::verilog::run(a),
+        Some(Command::Ftree(a)) => cli::ftree::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
     match result {

@@ -9,6 +9,7 @@ pub mod dstm;
 pub mod error;
 pub mod fabric;
 pub mod flit;
+pub mod ftmesh;
 pub mod meshtree;
 pub mod network;
 pub mod pathbased;

@@ -1,6 +1,7 @@
 //! Subcommands, one module each.
 
 pub mod bench;
+pub mod ftree;
 pub mod interrupt;
 pub mod route;
 pub mod run;

@@ -1,0 +1,369 @@
+//! `wormcast ftree`: fault-tolerant tree multicast on a mesh with faulty
+//! blocks (paper 002, `sim::ftmesh`). Random trials give the paper's metric,
+//! total traffic steps, for Strategies 1–3 against multiple unicast;
+//! `--fig10` / `--fig11` sweep the paper's Figs. 10(2) and 11 and can plot
+//! them; `--dest-list` routes one explicit multicast and prints its tree.
+
+use rayon::prelude::*;
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wormcast_sim::ftmesh::experiment::{Keep, SourceChoice, TrialOutcome, TrialSpec};
+use wormcast_sim::ftmesh::{multicast, Coord, FaultyMesh, Strategy};
+use wormcast_sim::topology::Topology;
+use wormcast_sim::InputError;
+
+#[derive(clap::Args)]
+pub struct FtreeArgs {
+    /// Mesh size `KxM` (K columns, M rows).
+    #[arg(long, default_value = "50x50")]
+    pub mesh: String,
+    /// Number of random faulty nodes per trial.
+    #[arg(long, default_value_t = 0)]
+    pub faults: u32,
+    /// Number of random destinations per trial.
+    #[arg(long, default_value_t = 10)]
+    pub dests: u32,
+    /// `1`, `2`, `3` or `all`.
+    #[arg(long, default_value = "all")]
+    pub strategy: String,
+    /// Random instances per point.
+    #[arg(long, default_value_t = 100)]
+    pub trials: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// `random` (a random healthy node) or a fixed `X,Y`.
+    #[arg(long, default_value = "random")]
+    pub source: String,
+    /// Which random destinations are multicast: `minimal` (all with a
+    /// fault-free minimal path) or `extended-safe` (the paper's assumption).
+    #[arg(long, default_value = "minimal")]
+    pub keep: String,
+    /// Fig. 10(2): faults 0..=320 every `--step`, at 10 and 40 destinations.
+    #[arg(long, conflicts_with = "fig11")]
+    pub fig10: bool,
+    /// Fig. 11: destinations 0..=120 every `--step`, at 50, 100, 150 faults.
+    #[arg(long)]
+    pub fig11: bool,
+    /// Sweep step of `--fig10` / `--fig11`.
+    #[arg(long, default_value_t = 10)]
+    pub step: u32,
+    /// Write the sweep as an SVG plot.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Write the results as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Route one explicit multicast: destinations `X,Y;X,Y;...` (needs a
+    /// fixed `--source`); prints the tree of each strategy.
+    #[arg(long, conflicts_with_all = ["fig10", "fig11"])]
+    pub dest_list: Option<String>,
+    /// Faulty nodes `X,Y;X,Y;...` for `--dest-list`.
+    #[arg(long, default_value = "")]
+    pub fault_list: String,
+}
+
+fn parse_mesh(s: &str) -> Result<Topology, InputError> {
+    Topology::parse(&format!("mesh:{s}"))
+        .map_err(|_| InputError::new("mesh", s, "`KxM` with sides from 2 to 64, e.g. `50x50`"))
+}
+
+fn parse_list(topo: &Topology, s: &str, field: &str) -> Result<Vec<Coord>, InputError> {
+    s.split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| topo.parse_node(p, field).map(|n| topo.coord(n)))
+        .collect()
+}
+
+fn strategies(s: &str) -> Result<Vec<Strategy>, InputError> {
+    if s.trim() == "all" {
+        Ok(Strategy::ALL.to_vec())
+    } else {
+        Ok(vec![Strategy::from_number(s)?])
+    }
+}
+
+/// Mean results of one (faults, destinations) point.
+#[derive(Debug, Clone, serde::Serialize)]
+struct Point {
+    faults: u32,
+    dests: u32,
+    trials: u32,
+    routed: f64,
+    unicast: f64,
+    /// Indexed by strategy number − 1.
+    traffic: [f64; 3],
+    separating_points: [f64; 3],
+    overrides: [u64; 3],
+}
+
+impl Point {
+    fn of(faults: u32, dests: u32, outs: &[TrialOutcome]) -> Point {
+        let n = outs.len().max(1) as f64;
+        let mean =
+            |f: &dyn Fn(&TrialOutcome) -> u32| outs.iter().map(|o| f(o) as f64).sum::<f64>() / n;
+        Point {
+            faults,
+            dests,
+            trials: outs.len() as u32,
+            routed: mean(&|o| o.routed),
+            unicast: mean(&|o| o.unicast),
+            traffic: [0, 1, 2].map(|i| mean(&|o| o.traffic[i])),
+            separating_points: [0, 1, 2].map(|i| mean(&|o| o.separating_points[i])),
+            overrides: [0, 1, 2].map(|i| outs.iter().map(|o| o.overrides[i] as u64).sum()),
+        }
+    }
+}
+
+pub fn run(a: FtreeArgs) -> Result<ExitCode, String> {
+    run_inner(a).map_err(|e| e.to_string())
+}
+
+fn run_inner(a: FtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    let topo = parse_mesh(&a.mesh)?;
+    let strats = strategies(&a.strategy)?;
+    let source = match a.source.trim() {
+        "random" => SourceChoice::Random,
+        s => SourceChoice::Fixed(topo.coord(topo.parse_node(s, "source")?)),
+    };
+    let keep = match a.keep.trim() {
+        "minimal" => Keep::Minimal,
+        "extended-safe" => Keep::ExtendedSafe,
+        k => return Err(InputError::new("keep", k, "`minimal` or `extended-safe`").into()),
+    };
+    if a.trials == 0 {
+        return Err(InputError::new("trials", 0, "at least 1").into());
+    }
+    if a.step == 0 {
+        return Err(InputError::new("step", 0, "at least 1").into());
+    }
+    if let Some(list) = &a.dest_list {
+        return single(&a, topo, source, list, &strats);
+    }
+    let points: Vec<(u32, u32)> = if a.fig10 {
+        [10, 40]
+            .into_iter()
+            .flat_map(|d| (0..=320).step_by(a.step as usize).map(move |f| (f, d)))
+            .collect()
+    } else if a.fig11 {
+        [50, 100, 150]
+            .into_iter()
+            .flat_map(|f| (0..=120).step_by(a.step as usize).map(move |d| (f, d)))
+            .collect()
+    } else {
+        vec![(a.faults, a.dests)]
+    };
+    let specs: Vec<TrialSpec> = points
+        .iter()
+        .map(|&(faults, dests)| TrialSpec {
+            topo,
+            faults,
+            dests,
+            source,
+            keep,
+            seed: a.seed,
+        })
+        .collect();
+    for s in &specs {
+        s.validate()?;
+    }
+    let jobs: Vec<(usize, u64)> = (0..specs.len())
+        .flat_map(|p| (0..a.trials as u64).map(move |t| (p, t)))
+        .collect();
+    let outs: Vec<Result<TrialOutcome, InputError>> =
+        jobs.par_iter().map(|&(p, t)| specs[p].run(t)).collect();
+    let mut per_point: Vec<Vec<TrialOutcome>> = vec![Vec::new(); specs.len()];
+    for (&(p, _), o) in jobs.iter().zip(outs) {
+        per_point[p].push(o?);
+    }
+    let results: Vec<Point> = points
+        .iter()
+        .zip(&per_point)
+        .map(|(&(f, d), o)| Point::of(f, d, o))
+        .collect();
+    print_table(&results, &strats);
+    if let Some(path) = &a.json {
+        let doc = json!({
+            "mesh": a.mesh, "trials": a.trials, "seed": a.seed,
+            "source": a.source, "keep": a.keep, "points": results,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&doc)?)?;
+    }
+    if let Some(path) = &a.plot {
+        let (panels, by_faults): (Vec<u32>, bool) = if a.fig10 {
+            (vec![10, 40], true)
+        } else if a.fig11 {
+            (vec![50, 100, 150], false)
+        } else {
+            return Err(InputError::new("plot", path.display(), "needs --fig10 or --fig11").into());
+        };
+        plot(path, &results, &panels, by_faults, &strats)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table(results: &[Point], strats: &[Strategy]) {
+    print!(
+        "{:>6} {:>5} {:>7} {:>8}",
+        "faults", "dests", "routed", "unicast"
+    );
+    for s in strats {
+        print!(
+            " {:>8} {:>6}",
+            format!("S{}", s.number()),
+            format!("MU/S{}", s.number())
+        );
+    }
+    println!(" {:>9}", "overrides");
+    for p in results {
+        print!(
+            "{:>6} {:>5} {:>7.1} {:>8.1}",
+            p.faults, p.dests, p.routed, p.unicast
+        );
+        let mut ov = 0;
+        for s in strats {
+            let i = s.number() as usize - 1;
+            let ratio = if p.traffic[i] > 0.0 {
+                p.unicast / p.traffic[i]
+            } else {
+                f64::NAN
+            };
+            print!(" {:>8.1} {:>6.2}", p.traffic[i], ratio);
+            ov += p.overrides[i];
+        }
+        println!(" {ov:>9}");
+    }
+}
+
+fn single(
+    a: &FtreeArgs,
+    topo: Topology,
+    source: SourceChoice,
+    list: &str,
+    strats: &[Strategy],
+) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    let SourceChoice::Fixed(src) = source else {
+        return Err(InputError::new("source", "random", "a fixed `X,Y` with --dest-list").into());
+    };
+    let faults = parse_list(&topo, &a.fault_list, "fault")?;
+    let dests = parse_list(&topo, list, "destination")?;
+    let mesh = FaultyMesh::new(topo, &faults)?;
+    let mut out = Vec::new();
+    for &s in strats {
+        let m = multicast(&mesh, src, &dests, s, a.seed)?;
+        println!(
+            "strategy {}: traffic {} (multiple unicast {}), separating points {}, unreachable {:?}",
+            s.number(),
+            m.traffic,
+            m.unicast_traffic,
+            m.stats.separating_points,
+            m.unreachable
+        );
+        for b in m.tree.branch_nodes() {
+            if b.children.is_empty() && !b.destination {
+                continue;
+            }
+            let kids: Vec<String> = b
+                .child_coords
+                .iter()
+                .map(|c| format!("({},{})", c.0, c.1))
+                .collect();
+            println!(
+                "  ({},{}){} -> {}",
+                b.at.0,
+                b.at.1,
+                if b.destination { " [dest]" } else { "" },
+                if kids.is_empty() {
+                    "-".to_string()
+                } else {
+                    kids.join(" ")
+                }
+            );
+        }
+        out.push(json!({
+            "strategy": s.number(), "traffic": m.traffic, "unicast": m.unicast_traffic,
+            "blocks": mesh.blocks, "branch_nodes": m.tree.branch_nodes(), "visits": m.tree.visits,
+            "unreachable": m.unreachable, "not_extended_safe": m.not_extended_safe,
+        }));
+    }
+    if let Some(path) = &a.json {
+        std::fs::write(path, serde_json::to_string_pretty(&out)?)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One panel per destination count (Fig. 10) or fault count (Fig. 11):
+/// multiple unicast and each strategy against the swept quantity.
+fn plot(
+    path: &PathBuf,
+    results: &[Point],
+    panels: &[u32],
+    by_faults: bool,
+    strats: &[Strategy],
+) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    let root = SVGBackend::new(path, (480 * panels.len() as u32, 420)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let areas = root.split_evenly((1, panels.len()));
+    for (area, &fixed) in areas.iter().zip(panels) {
+        let pts: Vec<&Point> = results
+            .iter()
+            .filter(|p| {
+                if by_faults {
+                    p.dests == fixed
+                } else {
+                    p.faults == fixed
+                }
+            })
+            .collect();
+        let xv = |p: &Point| if by_faults { p.faults } else { p.dests } as f64;
+        let xmax = pts.iter().map(|p| xv(p)).fold(1.0, f64::max);
+        let ymax = pts.iter().map(|p| p.unicast).fold(1.0, f64::max) * 1.1;
+        let title = if by_faults {
+            format!("{fixed} destinations")
+        } else {
+            format!("{fixed} faults")
+        };
+        let mut chart = ChartBuilder::on(area)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(55)
+            .build_cartesian_2d(0.0..xmax, 0.0..ymax)?;
+        chart
+            .configure_mesh()
+            .x_desc(if by_faults { "faults" } else { "destinations" })
+            .y_desc("total traffic steps")
+            .draw()?;
+        let mut series: Vec<(String, Vec<(f64, f64)>)> = vec![(
+            "multiple unicast".into(),
+            pts.iter().map(|p| (xv(p), p.unicast)).collect(),
+        )];
+        for s in strats {
+            let i = s.number() as usize - 1;
+            series.push((
+                format!("strategy {}", s.number()),
+                pts.iter().map(|p| (xv(p), p.traffic[i])).collect(),
+            ));
+        }
+        for (i, (name, data)) in series.into_iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+            chart.draw_series(data.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}
