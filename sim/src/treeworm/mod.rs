@@ -28,6 +28,12 @@
 //! XY routing is always one worm. The extra links are real traffic and are
 //! counted as such (see [`worm_links`]).
 //!
+//! Trees are kept as *visits* (a node reached by one branch), because a
+//! paper-002 tree under Strategies 1–2 may cross a node twice on different
+//! links. Two branches of one worm may share a router but never a link (the
+//! second would wait for the first to release it): a branch that reuses a
+//! link of its worm is detached too.
+//!
 //! Turn points are chosen greedily: from the last header node, the next
 //! header is the farthest node down the branch that the routing function
 //! reaches by following the branch exactly. Every hop of a minimal routing
@@ -48,20 +54,64 @@ use crate::topology::{Dir, NodeId, Topology};
 /// `negative_first`).
 pub type RouteFn<'a> = &'a dyn Fn(NodeId, NodeId) -> Option<Dir>;
 
-/// A multicast tree over the nodes of a topology, rooted at the source.
+/// One visit of a tree: a node reached by one branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeVisit {
+    pub node: NodeId,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    pub dest: bool,
+}
+
+/// A multicast tree over the nodes of a topology, rooted at the source
+/// (visit 0).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeTree {
-    pub root: NodeId,
-    /// Children of each node, by node id (empty for nodes outside the tree).
-    pub children: Vec<Vec<NodeId>>,
-    /// Whether each node is a destination.
-    pub dest: Vec<bool>,
+    pub visits: Vec<TreeVisit>,
 }
 
 impl NodeTree {
-    /// A tree from `(parent, child)` edges between neighbours. Errors name
-    /// the edge that is not a link of `topo`, a second parent, or a
-    /// destination the edges do not reach.
+    /// A tree of just its root.
+    pub fn new(root: NodeId) -> NodeTree {
+        NodeTree {
+            visits: vec![TreeVisit {
+                node: root,
+                parent: None,
+                children: Vec::new(),
+                dest: false,
+            }],
+        }
+    }
+
+    /// Adds a visit of `node` below visit `parent`; errors if they are not
+    /// neighbours in `topo`.
+    pub fn add(&mut self, topo: &Topology, parent: usize, node: NodeId) -> InputResult<usize> {
+        let p = self.visits[parent].node;
+        if node >= topo.nodes() || port_to(topo, p, node).is_none() {
+            return Err(InputError::new(
+                "tree.edge",
+                format!("{p}->{node}"),
+                "a link between neighbouring nodes of the topology",
+            ));
+        }
+        let id = self.visits.len();
+        self.visits.push(TreeVisit {
+            node,
+            parent: Some(parent),
+            children: Vec::new(),
+            dest: false,
+        });
+        self.visits[parent].children.push(id);
+        Ok(id)
+    }
+
+    pub fn root(&self) -> NodeId {
+        self.visits[0].node
+    }
+
+    /// A tree from `(parent, child)` edges between neighbours, one parent
+    /// per node. Errors name the edge that is not a link of `topo`, a second
+    /// parent, or a destination the edges do not reach.
     pub fn from_edges(
         topo: &Topology,
         root: NodeId,
@@ -69,10 +119,10 @@ impl NodeTree {
         dests: &[NodeId],
     ) -> InputResult<NodeTree> {
         let n = topo.nodes() as usize;
-        let mut children = vec![Vec::new(); n];
+        let mut kids = vec![Vec::new(); n];
         let mut has_parent = vec![false; n];
         for &(p, c) in edges {
-            if p as usize >= n || c as usize >= n || port_to(topo, p, c).is_none() {
+            if p as usize >= n || c as usize >= n {
                 return Err(InputError::new(
                     "tree.edge",
                     format!("{p}->{c}"),
@@ -87,24 +137,29 @@ impl NodeTree {
                 ));
             }
             has_parent[c as usize] = true;
-            children[p as usize].push(c);
+            kids[p as usize].push(c);
         }
-        let mut dest = vec![false; n];
+        let mut t = NodeTree::new(root);
+        let mut at = vec![usize::MAX; n];
+        at[root as usize] = 0;
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            for &c in &kids[u as usize] {
+                at[c as usize] = t.add(topo, at[u as usize], c)?;
+                stack.push(c);
+            }
+        }
         for &d in dests {
-            if d as usize >= n || (d != root && !has_parent[d as usize]) {
+            if d as usize >= n || d == root || at[d as usize] == usize::MAX {
                 return Err(InputError::new(
                     "tree.destination",
                     d,
-                    "a node the tree reaches",
+                    "a node other than the source that the tree reaches",
                 ));
             }
-            dest[d as usize] = true;
+            t.visits[at[d as usize]].dest = true;
         }
-        Ok(NodeTree {
-            root,
-            children,
-            dest,
-        })
+        Ok(t)
     }
 
     /// A 2-D thesis tree (`meshtree`, any of VH/DIAG/DDS/MIN) over the same
@@ -132,69 +187,108 @@ impl NodeTree {
         NodeTree::from_edges(topo, id(t.source()), &edges, &dests)
     }
 
-    /// Directed links of the tree.
-    pub fn links(&self) -> Vec<(NodeId, NodeId)> {
-        let mut out = Vec::new();
-        for (p, cs) in self.children.iter().enumerate() {
-            for &c in cs {
-                out.push((p as NodeId, c));
-            }
+    /// A paper-002 tree (`ftmesh`), visit for visit.
+    pub fn from_ftree(topo: &Topology, t: &crate::ftmesh::FtTree) -> InputResult<NodeTree> {
+        let id = |(x, y): crate::ftmesh::Coord| -> InputResult<NodeId> {
+            topo.node_at(x as i64, y as i64, "tree.visit")
+        };
+        let mut out = NodeTree::new(id(t.source())?);
+        let mut map = vec![0usize; t.visits.len()];
+        // Visits are added after their parents.
+        for (i, v) in t.visits.iter().enumerate().skip(1) {
+            let p = v.parent.unwrap_or(0);
+            map[i] = out.add(topo, map[p], id(v.at)?)?;
+            out.visits[map[i]].dest = v.destination;
         }
+        Ok(out)
+    }
+
+    /// Directed links of the tree, sorted (a link used by two visits twice).
+    pub fn links(&self) -> Vec<(NodeId, NodeId)> {
+        let mut out: Vec<(NodeId, NodeId)> = self
+            .visits
+            .iter()
+            .filter_map(|v| v.parent.map(|p| (self.visits[p].node, v.node)))
+            .collect();
         out.sort_unstable();
         out
     }
 
-    /// Splits the tree at the link `a`→`c`: the tree without `c`'s subtree
-    /// (leaves left without a destination pruned), and the tree of the path
-    /// root→`a`, that link and `c`'s subtree (only its destinations).
-    fn detach(&self, a: NodeId, c: NodeId) -> (NodeTree, NodeTree) {
-        let n = self.children.len();
-        let mut parent = vec![None; n];
-        for (p, cs) in self.children.iter().enumerate() {
-            for &x in cs {
-                parent[x as usize] = Some(p as NodeId);
+    /// Destination nodes, sorted.
+    pub fn destinations(&self) -> Vec<NodeId> {
+        let mut d: Vec<NodeId> = self
+            .visits
+            .iter()
+            .filter(|v| v.dest)
+            .map(|v| v.node)
+            .collect();
+        d.sort_unstable();
+        d
+    }
+
+    /// Splits the tree at the link into visit `c`: the tree without `c`'s
+    /// subtree (leaves left without a destination pruned), and the tree of
+    /// the path root→parent(`c`), that link and `c`'s subtree (only its
+    /// destinations).
+    fn detach(&self, c: usize) -> (NodeTree, NodeTree) {
+        let a = self.visits[c].parent.expect("detach below the root");
+        // The branch: the path down to `a`, then `c`'s subtree.
+        let mut path = vec![a];
+        while let Some(p) = self.visits[*path.last().unwrap()].parent {
+            path.push(p);
+        }
+        path.reverse();
+        let mut branch = NodeTree::new(self.root());
+        let mut at = 0;
+        for &v in &path[1..] {
+            at = branch.push(at, self.visits[v].node, false);
+        }
+        let mut stack = vec![(c, at)];
+        while let Some((v, p)) = stack.pop() {
+            let b = branch.push(p, self.visits[v].node, self.visits[v].dest);
+            for &x in &self.visits[v].children {
+                stack.push((x, b));
             }
         }
-        // The branch: the path to `a`, then `c`'s subtree.
-        let mut branch = NodeTree {
-            root: self.root,
-            children: vec![Vec::new(); n],
-            dest: vec![false; n],
-        };
-        let mut v = a;
-        while let Some(p) = parent[v as usize] {
-            branch.children[p as usize].push(v);
-            v = p;
-        }
-        branch.children[a as usize].push(c);
-        let mut stack = vec![c];
-        while let Some(x) = stack.pop() {
-            branch.dest[x as usize] = self.dest[x as usize];
-            branch.children[x as usize] = self.children[x as usize].clone();
-            stack.extend(&self.children[x as usize]);
-        }
         // The rest: drop the subtree, then prune bare leaves upwards.
-        let mut rest = self.clone();
-        rest.children[a as usize].retain(|&x| x != c);
+        let mut keep = vec![true; self.visits.len()];
         let mut stack = vec![c];
-        while let Some(x) = stack.pop() {
-            rest.dest[x as usize] = false;
-            stack.extend(std::mem::take(&mut rest.children[x as usize]));
+        while let Some(v) = stack.pop() {
+            keep[v] = false;
+            stack.extend(&self.visits[v].children);
         }
         let mut v = a;
-        while v != rest.root && rest.children[v as usize].is_empty() && !rest.dest[v as usize] {
-            let p = parent[v as usize].expect("non-root has a parent");
-            rest.children[p as usize].retain(|&x| x != v);
-            v = p;
+        loop {
+            let live = self.visits[v].children.iter().any(|&x| keep[x]);
+            if v == 0 || live || self.visits[v].dest {
+                break;
+            }
+            keep[v] = false;
+            v = self.visits[v].parent.expect("non-root");
+        }
+        let mut rest = NodeTree::new(self.root());
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((v, r)) = stack.pop() {
+            for &x in self.visits[v].children.iter().rev() {
+                if keep[x] {
+                    let y = rest.push(r, self.visits[x].node, self.visits[x].dest);
+                    stack.push((x, y));
+                }
+            }
         }
         (rest, branch)
     }
 
-    /// Destinations, ascending.
-    pub fn destinations(&self) -> Vec<NodeId> {
-        (0..self.dest.len() as NodeId)
-            .filter(|&v| self.dest[v as usize])
-            .collect()
+    fn push(&mut self, parent: usize, node: NodeId, dest: bool) -> usize {
+        let id = self.visits.len();
+        self.visits.push(TreeVisit {
+            node,
+            parent: Some(parent),
+            children: Vec::new(),
+            dest,
+        });
+        self.visits[parent].children.push(id);
+        id
     }
 }
 
@@ -206,9 +300,9 @@ pub fn port_to(topo: &Topology, from: NodeId, to: NodeId) -> Option<Dir> {
 }
 
 /// Encodes `tree` as the header flits of worms of `class` injected at its
-/// root, detaching branches that cannot follow their split (module docs).
-/// Each worm comes with the sub-tree it covers; every destination is in
-/// exactly one of them.
+/// root, detaching branches that cannot follow their split or that reuse a
+/// link of their worm (module docs). Each worm comes with the sub-tree it
+/// covers; every destination visit is in exactly one of them.
 pub fn encode_worms(
     topo: &Topology,
     tree: &NodeTree,
@@ -221,8 +315,16 @@ pub fn encode_worms(
         match encode(topo, &t, route, class) {
             Ok(heads) => out.push((t, heads)),
             Err(Encoding::Bad(e)) => return Err(e),
-            Err(Encoding::Conflict(a, c)) => {
-                let (rest, branch) = t.detach(a, c);
+            Err(Encoding::Conflict(c)) => {
+                let (rest, branch) = t.detach(c);
+                if rest.destinations().is_empty() && branch.visits.len() == t.visits.len() {
+                    // Only possible if one root-to-leaf path uses a link twice.
+                    return Err(InputError::new(
+                        "tree.path",
+                        t.visits[c].node,
+                        "a tree whose every root-to-leaf path uses each link once",
+                    ));
+                }
                 work.push(branch);
                 if !rest.destinations().is_empty() {
                     work.push(rest);
@@ -237,7 +339,7 @@ pub fn encode_worms(
 /// Links a set of worms uses, counted per worm (a link two worms share
 /// counts twice): the traffic a detached branch really costs.
 pub fn worm_links(worms: &[(NodeTree, Vec<Head>)]) -> usize {
-    worms.iter().map(|(t, _)| t.links().len()).sum()
+    worms.iter().map(|(t, _)| t.visits.len() - 1).sum()
 }
 
 /// Why a tree is not one worm.
@@ -245,9 +347,10 @@ pub fn worm_links(worms: &[(NodeTree, Vec<Head>)]) -> usize {
 pub enum Encoding {
     /// Bad input (see [`InputError`]).
     Bad(InputError),
-    /// At split node `.0`, a header of the branch through child `.1` would
-    /// be routed into another branch.
-    Conflict(NodeId, NodeId),
+    /// The branch entering this visit cannot ride in the same worm: its
+    /// headers would be routed into a sibling branch at the split above, or
+    /// it reuses a link of the worm.
+    Conflict(usize),
 }
 
 impl From<InputError> for Encoding {
@@ -260,21 +363,24 @@ impl From<InputError> for Encoding {
 /// its root. The root itself is not a destination (a source does not send
 /// to itself). Errors: a leaf that is not a destination (its header would
 /// ask for nothing), a root marked as destination, a branch the routing
-/// function cannot follow even one hop, or a branch that cannot ride behind
-/// its split ([`Encoding::Conflict`]; see [`encode_worms`]).
+/// function cannot follow even one hop, or a branch that cannot ride in the
+/// same worm ([`Encoding::Conflict`]; see [`encode_worms`]).
 pub fn encode(
     topo: &Topology,
     tree: &NodeTree,
     route: RouteFn,
     class: u8,
 ) -> Result<Vec<Head>, Encoding> {
-    if tree.dest[tree.root as usize] {
+    if tree.visits[0].dest {
         return Err(InputError::new(
             "tree.destination",
-            tree.root,
+            tree.root(),
             "a node other than the source",
         )
         .into());
+    }
+    if let Some(c) = shared_link(tree) {
+        return Err(Encoding::Conflict(c));
     }
     let mut heads = Vec::new();
     let enc = Encoder {
@@ -283,14 +389,46 @@ pub fn encode(
         route,
         class,
     };
-    let root = tree.root;
-    if tree.children[root as usize].len() >= 2 {
-        heads.push(enc.header(root)?);
-        enc.below(root, &mut heads)?;
-    } else if let Some(&c) = tree.children[root as usize].first() {
-        enc.chain(root, c, &mut heads)?;
+    let kids = &tree.visits[0].children;
+    if kids.len() >= 2 {
+        heads.push(enc.header(0)?);
+        enc.below(0, &mut heads)?;
+    } else if let Some(&c) = kids.first() {
+        enc.chain(0, c, &mut heads)?;
     }
     Ok(heads)
+}
+
+/// The later of two visits entered over the same directed link, lifted to
+/// the child of their lowest common ancestor on its side (detaching there
+/// separates the two uses).
+fn shared_link(tree: &NodeTree) -> Option<usize> {
+    let mut seen = std::collections::HashMap::new();
+    for (i, v) in tree.visits.iter().enumerate() {
+        let Some(p) = v.parent else { continue };
+        if let Some(&j) = seen.get(&(tree.visits[p].node, v.node)) {
+            let anc = |mut x: usize| {
+                let mut a = vec![x];
+                while let Some(p) = tree.visits[x].parent {
+                    a.push(p);
+                    x = p;
+                }
+                a
+            };
+            let (ai, aj) = (anc(i), anc(j));
+            // The highest ancestor of `i` (or `i` itself) not above `j`.
+            let mut c = i;
+            for &x in &ai {
+                if aj.contains(&x) {
+                    break;
+                }
+                c = x;
+            }
+            return Some(c);
+        }
+        seen.insert((tree.visits[p].node, v.node), i);
+    }
+    None
 }
 
 struct Encoder<'a> {
@@ -301,26 +439,31 @@ struct Encoder<'a> {
 }
 
 impl Encoder<'_> {
-    /// The header of a node that replicates or is a destination.
-    fn header(&self, v: NodeId) -> Result<Head, Encoding> {
+    fn node(&self, v: usize) -> NodeId {
+        self.tree.visits[v].node
+    }
+
+    fn port(&self, a: usize, b: usize) -> Dir {
+        port_to(self.topo, self.node(a), self.node(b)).expect("tree edge is a link")
+    }
+
+    /// The header of a visit that replicates or is a destination.
+    fn header(&self, v: usize) -> Result<Head, Encoding> {
         let mut o = 0u8;
-        for &c in &self.tree.children[v as usize] {
-            o |= 1
-                << port_to(self.topo, v, c)
-                    .expect("tree edge is a link")
-                    .index();
+        for &c in &self.tree.visits[v].children {
+            o |= 1 << self.port(v, c).index();
         }
-        let c = self.tree.dest[v as usize];
+        let c = self.tree.visits[v].dest;
         if !c && o == 0 {
             return Err(InputError::new(
                 "tree.leaf",
-                v,
+                self.node(v),
                 "every leaf of a multicast tree is a destination",
             )
             .into());
         }
         Ok(Head {
-            node: v,
+            node: self.node(v),
             c,
             o,
             s: false,
@@ -328,40 +471,39 @@ impl Encoder<'_> {
         })
     }
 
-    /// Headers of every branch below header node `v`. If `v` is a split
+    /// Headers of every branch below header visit `v`. If `v` is a split
     /// point (it reserves more than one output), each branch's headers must
     /// be routed into that branch from `v`.
-    fn below(&self, v: NodeId, heads: &mut Vec<Head>) -> Result<(), Encoding> {
-        let kids = &self.tree.children[v as usize];
-        let split = kids.len() + self.tree.dest[v as usize] as usize > 1;
+    fn below(&self, v: usize, heads: &mut Vec<Head>) -> Result<(), Encoding> {
+        let kids = &self.tree.visits[v].children;
+        let split = kids.len() + self.tree.visits[v].dest as usize > 1;
         for &c in kids {
             let start = heads.len();
             self.chain(v, c, heads)?;
-            let port = port_to(self.topo, v, c);
+            let port = Some(self.port(v, c));
             if split
                 && heads[start..]
                     .iter()
-                    .any(|h| (self.route)(v, h.node) != port)
+                    .any(|h| (self.route)(self.node(v), h.node) != port)
             {
-                return Err(Encoding::Conflict(v, c));
+                return Err(Encoding::Conflict(c));
             }
         }
         Ok(())
     }
 
-    /// Headers for the branch that leaves `from` (which has a header, or is
-    /// the root) towards its child `first`: turn points along the chain of
-    /// single-child non-destination nodes, then the header node ending it.
-    fn chain(&self, from: NodeId, first: NodeId, heads: &mut Vec<Head>) -> Result<(), Encoding> {
-        // The chain: from, first, … up to the node that needs a header.
+    /// Headers for the branch that leaves visit `from` (which has a header,
+    /// or is the root) towards its child `first`: turn points along the
+    /// chain of single-child non-destination visits, then the header visit
+    /// ending it.
+    fn chain(&self, from: usize, first: usize, heads: &mut Vec<Head>) -> Result<(), Encoding> {
         let mut path = vec![from, first];
         loop {
-            let w = *path.last().unwrap();
-            let kids = &self.tree.children[w as usize];
-            if self.tree.dest[w as usize] || kids.len() != 1 {
+            let w = &self.tree.visits[*path.last().unwrap()];
+            if w.dest || w.children.len() != 1 {
                 break;
             }
-            path.push(kids[0]);
+            path.push(w.children[0]);
         }
         let end = path.len() - 1;
         let mut cur = 0;
@@ -372,16 +514,16 @@ impl Encoder<'_> {
                 .ok_or_else(|| {
                     Encoding::Bad(InputError::new(
                         "tree.edge",
-                        format!("{}->{}", path[cur], path[cur + 1]),
+                        format!("{}->{}", self.node(path[cur]), self.node(path[cur + 1])),
                         "a hop the routing function takes towards that neighbour",
                     ))
                 })?;
             if t == end {
                 heads.push(self.header(path[t])?);
             } else {
-                let o = port_to(self.topo, path[t], path[t + 1]).expect("tree edge");
+                let o = self.port(path[t], path[t + 1]);
                 heads.push(Head {
-                    node: path[t],
+                    node: self.node(path[t]),
                     c: false,
                     o: 1 << o.index(),
                     s: false,
@@ -393,11 +535,16 @@ impl Encoder<'_> {
         self.below(path[end], heads)
     }
 
-    /// Whether a header for the last node of `seg`, leaving its first node,
-    /// is routed along `seg` exactly.
-    fn follows(&self, seg: &[NodeId]) -> bool {
-        let target = *seg.last().unwrap();
-        seg.windows(2)
-            .all(|w| (self.route)(w[0], target) == port_to(self.topo, w[0], w[1]))
+    /// Whether a header for the last visit of `seg`, leaving its first
+    /// visit, is routed along `seg` exactly and not stripped early by
+    /// passing its own node.
+    fn follows(&self, seg: &[usize]) -> bool {
+        let target = self.node(*seg.last().unwrap());
+        seg[1..seg.len() - 1]
+            .iter()
+            .all(|&w| self.node(w) != target)
+            && seg
+                .windows(2)
+                .all(|w| (self.route)(self.node(w[0]), target) == Some(self.port(w[0], w[1])))
     }
 }
