@@ -213,7 +213,7 @@ proptest! {
         use wormcast_sim::ftmesh::{multicast, FaultyMesh, Strategy as Ft};
         let (k, m, faults, s, dests, seed) = inst;
         let topo = Topology::mesh(k, m).unwrap();
-        let Ok(mesh) = FaultyMesh::new(topo.clone(), &faults) else { return Ok(()) };
+        let Ok(mesh) = FaultyMesh::new(topo, &faults) else { return Ok(()) };
         prop_assume!(!mesh.is_blocked(s));
         let mut d: Vec<(u32, u32)> =
             dests.into_iter().filter(|&c| c != s && !mesh.is_blocked(c)).collect();
