@@ -248,3 +248,57 @@ fn fault_scenario_errors() {
     s.network.faulty_links = vec!["3,4,+x".into(), "4,4,-x".into()];
     assert!(Network::new(&s).is_ok());
 }
+
+/// Cross-check with the analytic model of Figs. 11/12
+/// (`trees::faults::FaultModel`): one unicast of `LEN` data flits for every
+/// ordered pair of an 8×8 DSTM-1 torus moves (1 + LEN) flits per hop, a
+/// diverted one over both legs, so the flits counted on links divided by
+/// (1 + LEN)·n(n−1) must equal the model's average distance exactly, for
+/// every link faulty with global and local information.
+#[test]
+fn all_pairs_hops_equal_the_analytic_average_distance() {
+    cross_check(9);
+}
+
+/// The same for all 128 links (about 15 s on a free core; run by
+/// `docs/results/fault-tolerance.md`).
+#[test]
+#[ignore]
+fn all_pairs_hops_equal_the_analytic_average_distance_every_link() {
+    cross_check(1);
+}
+
+/// Every `step`-th link.
+fn cross_check(step: usize) {
+    use wormcast_sim::trees::faults::{FaultInfo, FaultModel};
+    const LEN: u32 = 2;
+    let probe = Network::new(&scenario(None, "global")).unwrap();
+    let pair = [probe.trees[0].clone(), probe.trees[1].clone()];
+    let model = FaultModel::new(&pair).unwrap();
+    let topo = probe.v.topo;
+    let n = topo.nodes();
+    for e in (0..topo.edge_slots()).step_by(step) {
+        let name = link_name(&probe, e);
+        for (info, fi) in [("global", FaultInfo::Global), ("local", FaultInfo::Local)] {
+            let mut sc = scenario(Some(&name), info);
+            sc.traffic.pattern = "none".into();
+            sc.run.cycles = 10;
+            sc.run.drain_cycles = 200_000;
+            let mut net = Network::new(&sc).unwrap();
+            for a in 0..n {
+                for b in (0..n).filter(|&b| b != a) {
+                    net.submit(a, vec![b], LEN, None).unwrap();
+                }
+            }
+            let r = net.run(&mut |_| true);
+            assert_clean(&net, &r, &format!("{name} {info}"));
+            let m = model.metrics(e, fi).unwrap();
+            assert_eq!(
+                r.flit_hops,
+                (1 + LEN as u64) * m.distance_sum,
+                "{name} {info}: simulated hops vs analytic (AD {})",
+                m.average_distance
+            );
+        }
+    }
+}
