@@ -302,3 +302,61 @@ fn cross_check(step: usize) {
         }
     }
 }
+
+mod common;
+
+/// The router rule on its own: at the router before a faulty child link,
+/// a first HEAD routed to it, or naming it in an O bit at its own node,
+/// diverts the whole worm — HEADs unstripped and in order, then the data —
+/// to the consumption channel of its class, with no error; the input passes
+/// through `Diverted` and is idle again after the TAIL. Without
+/// `divert_out` the same worms are `bad_link` errors (router_malformed.rs).
+#[test]
+fn router_diverts_the_whole_worm_to_its_consumption_channel() {
+    use common::*;
+    use wormcast_sim::config::{RouterConfig, RouterParams};
+    use wormcast_sim::router::InState;
+    let probe = dstm1_4x4();
+    let t = &probe.trees[0];
+    let u = inner_node(t);
+    let a = Dir::ALL
+        .into_iter()
+        .find(|d| t.child_ports[u as usize][d.index()])
+        .unwrap();
+    let e = probe.topo.edge(u, a).unwrap();
+    let mut pair = dstm1_4x4_with(RouterParams::default(), &[e]);
+    RouterConfig::set_diversion(&mut pair.cfg, &pair.topo, e);
+    assert_eq!(pair.cfg[u as usize].divert_out, bit(a));
+    let from_parent = t.parent_port[u as usize].unwrap().index();
+    let own = t.number[u as usize];
+    let target = below(t, u, a);
+    let worms = [
+        // A passer-by whose route goes down the faulty link.
+        vec![head(target, true, 0, true, 0), body(1), body(2), tail(3)],
+        // A HEAD for this node, C = 1, O bit on the faulty link; a trailing
+        // HEAD for the branch below it.
+        vec![
+            head(own, true, bit(a), false, 0),
+            head(target, true, 0, false, 0),
+            body(7),
+            tail(8),
+        ],
+    ];
+    for worm in worms {
+        let mut h = Harness::at(&pair, u);
+        h.offer(from_parent, &worm);
+        let mut saw_diverted = false;
+        for _ in 0..100 {
+            h.tick();
+            saw_diverted |= h.st.inp[from_parent].state == InState::Diverted;
+            if h.idle() {
+                break;
+            }
+        }
+        assert!(h.idle(), "drained");
+        assert!(saw_diverted);
+        assert_eq!(h.st.err_count, 0);
+        assert_eq!(h.on(cons(&pair.params, 0)), worm, "whole worm, unstripped");
+        assert!((0..4).all(|o| h.on(o).is_empty()), "nothing on a link");
+    }
+}
