@@ -153,6 +153,11 @@ pub struct RouterConfig {
     /// SPAM routing table (`RoutingKind::Spam` only): per target and phase
     /// the output port, N×3 entries of 2 bits.
     pub spam: Option<crate::router::spam::SpamTable>,
+    /// Faulty link outputs (bit d = port O(d+1)) whose branches this router
+    /// diverts to its own node: local fault information, paper 000 §7 (see
+    /// `router::routing::diversion`). 0 = none: the default, the router
+    /// the RTL twin implements (it has no diversion).
+    pub divert_out: u8,
 }
 
 impl RouterConfig {
@@ -195,9 +200,24 @@ impl RouterConfig {
                     out_class: link_class,
                     tree: trees.iter().map(|t| t.table(u)).collect(),
                     spam: None,
+                    divert_out: 0,
                 }
             })
             .collect())
+    }
+
+    /// Local fault information (paper 000 §7): the two routers at the ends
+    /// of faulty link `f` divert branches that would cross it to their own
+    /// node. A link on no tree is never routed to, so marking it changes
+    /// nothing; callers mark tree links only.
+    pub fn set_diversion(cfgs: &mut [RouterConfig], topo: &Topology, f: crate::topology::EdgeId) {
+        for u in 0..topo.nodes() {
+            for d in Dir::ALL {
+                if topo.edge(u, d) == Some(f) {
+                    cfgs[u as usize].divert_out |= 1 << d.index();
+                }
+            }
+        }
     }
 
     /// Configures every router for SPAM routing on `tree` (class 0 on every
@@ -234,6 +254,7 @@ impl RouterConfig {
                     out_class: link_class,
                     tree: vec![tree.table(u)],
                     spam: Some(t),
+                    divert_out: 0,
                 }
             })
             .collect())

@@ -11,6 +11,7 @@ use crate::config::{RouterParams, RoutingKind};
 use crate::error::{InputError, InputResult};
 use crate::flit::FlitFormat;
 use crate::topology::{Dir, EdgeId, NodeId, Topology};
+use crate::trees::faults::FaultInfo;
 use crate::trees::PairSpec;
 use serde::{Deserialize, Serialize};
 
@@ -44,8 +45,15 @@ pub struct NetworkCfg {
     pub flit_width: u32,
     pub injection_channels: usize,
     pub consumption_channels: usize,
-    /// Faulty links as `X,Y,DIR` with DIR one of +x, -x, +y, -y.
+    /// Faulty links as `X,Y,DIR` with DIR one of +x, -x, +y, -y (at most
+    /// one link: paper 000 §7 tolerates a single link fault).
     pub faulty_links: Vec<String>,
+    /// Who knows about a faulty link (paper 000 §7): `global` (sources avoid
+    /// it: unicasts take the tree whose path avoids it, multicasts the good
+    /// tree) or `local` (sources route as if fault-free; the router before
+    /// the fault diverts the branch to its node, which re-injects it on the
+    /// good tree).
+    pub fault_info: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,6 +130,7 @@ impl Default for NetworkCfg {
             injection_channels: 1,
             consumption_channels: 2,
             faulty_links: Vec::new(),
+            fault_info: "global".into(),
         }
     }
 }
@@ -185,6 +194,7 @@ pub struct Validated {
     pub r1: NodeId,
     pub params: RouterParams,
     pub faulty: Vec<EdgeId>,
+    pub fault_info: FaultInfo,
     pub pattern: Pattern,
     pub dest_range: (u32, u32),
     pub scripted: Vec<Scripted>,
@@ -302,8 +312,29 @@ impl Scenario {
         })?;
         let mut faulty = Vec::new();
         for s in &n.faulty_links {
-            faulty.push(parse_link(&topo, s)?);
+            let e = parse_link(&topo, s)?;
+            if !faulty.contains(&e) {
+                faulty.push(e);
+            }
         }
+        if faulty.len() > 1 {
+            return Err(InputError::new(
+                "network.faulty_links",
+                format!("{:?}", n.faulty_links),
+                "at most one link (paper 000 §7 tolerates a single link fault; the same link may be named from both ends)",
+            ));
+        }
+        let fault_info = match n.fault_info.as_str() {
+            "global" => FaultInfo::Global,
+            "local" => FaultInfo::Local,
+            other => {
+                return Err(InputError::new(
+                    "network.fault_info",
+                    other,
+                    "global or local (who knows about the faulty link, paper 000 §7)",
+                ))
+            }
+        };
         let t = &self.traffic;
         let pattern = match t.pattern.as_str() {
             "poisson" => Pattern::Poisson,
@@ -419,6 +450,7 @@ impl Scenario {
             r1,
             params,
             faulty,
+            fault_info,
             pattern,
             dest_range,
             scripted,

@@ -7,7 +7,7 @@
 //!
 //! | variable            | width            | register |
 //! |---------------------|------------------|----------|
-//! | `in_P_state`        | 2                | input state: 0 Idle, 1 Active, 2 Discard |
+//! | `in_P_state`        | 2                | input state: 0 Idle, 1 Active, 2 Discard, 3 Diverted (native model, local fault information) |
 //! | `in_P_reserved`     | outputs          | outputs held by the worm, bit `o` = output `o` |
 //! | `in_P_class`        | 2                | class of the worm |
 //! | `in_P_count`        | bits of depth    | flits in the input FIFO |

@@ -188,8 +188,10 @@ fn bad_trees_are_errors() {
     assert_eq!(e.field, "tree.destination");
 }
 
-fn ft_instance(
-) -> impl Strategy<Value = (u32, u32, Vec<(u32, u32)>, (u32, u32), Vec<(u32, u32)>, u64)> {
+/// Mesh sides, faulty nodes, source, destinations, seed.
+type FtCase = (u32, u32, Vec<(u32, u32)>, (u32, u32), Vec<(u32, u32)>, u64);
+
+fn ft_instance() -> impl Strategy<Value = FtCase> {
     (4u32..14, 4u32..14).prop_flat_map(|(k, m)| {
         let n = (k * m) as usize;
         (

@@ -1,9 +1,13 @@
 //! DSTM traffic policy (paper 000 §3.2.1, ALGORITHMS.md §A): a unicast takes
 //! the tree with the shorter path, ties to tree 0 so that one pair of nodes
 //! never uses two trees and cannot see its messages overtake each other; a
-//! multicast takes a tree drawn from the caller's seeded RNG.
+//! multicast takes a tree drawn from the caller's seeded RNG. With a faulty
+//! link and global fault information (§7) the faulty tree's distances treat
+//! the link as infinite ([`unicast_tree_global`], [`multicast_tree_global`]);
+//! with local information sources use the fault-free rules.
 
 use crate::topology::NodeId;
+use crate::trees::faults::SingleFault;
 use crate::trees::SpanningTree;
 use rand::Rng;
 
@@ -19,6 +23,44 @@ pub fn unicast_tree(trees: &[SpanningTree], s: NodeId, d: NodeId) -> usize {
         }
     }
     best
+}
+
+/// Global fault information (paper 000 §7, ALGORITHMS.md §A "Single-link
+/// fault tolerance"): the distance table of the faulty tree counts the
+/// faulty link as infinitely long, so a unicast whose path on that tree
+/// crosses the link takes the other tree; otherwise the fault-free rule
+/// (shorter path, ties to tree 0). `fault = None` (no fault, or a link on
+/// neither tree) is [`unicast_tree`].
+pub fn unicast_tree_global(
+    trees: &[SpanningTree],
+    fault: Option<&SingleFault>,
+    s: NodeId,
+    d: NodeId,
+) -> usize {
+    let Some(f) = fault else {
+        return unicast_tree(trees, s, d);
+    };
+    let mut best = 0;
+    let mut best_d = u32::MAX;
+    for (i, t) in trees.iter().enumerate() {
+        if i == f.tree && f.crosses(trees, s, d) {
+            continue;
+        }
+        let dist = t.distance(s, d);
+        if dist < best_d {
+            best = i;
+            best_d = dist;
+        }
+    }
+    best
+}
+
+/// Global fault information: a multicast always uses the good tree (§7).
+/// `drawn` is the fault-free choice ([`multicast_tree`]), kept when the
+/// fault lies on neither tree; callers draw it anyway so that the random
+/// traffic is the same with and without the fault.
+pub fn multicast_tree_global(fault: Option<&SingleFault>, drawn: usize) -> usize {
+    fault.map_or(drawn, |f| f.good)
 }
 
 /// The tree index a multicast uses: uniform over the trees.
@@ -58,6 +100,39 @@ mod tests {
         }
         // Both outcomes and ties actually occur, so the test is not vacuous.
         assert!(ties > 0 && ones > 0);
+    }
+
+    #[test]
+    fn global_unicast_avoids_the_fault_multicast_takes_the_good_tree() {
+        let tr = trees(6, 5);
+        let topo = tr[0].topo;
+        let n = topo.nodes();
+        let mut checked = 0;
+        for e in 0..topo.edge_slots() {
+            let Some(f) = SingleFault::new(&tr, e) else {
+                // A link on neither tree changes nothing.
+                for (s, d) in [(0, 7), (3, 20)] {
+                    assert_eq!(
+                        unicast_tree_global(&tr, None, s, d),
+                        unicast_tree(&tr, s, d)
+                    );
+                }
+                continue;
+            };
+            assert_eq!(multicast_tree_global(Some(&f), f.tree), f.good);
+            for s in 0..n {
+                for d in (0..n).filter(|&d| d != s) {
+                    let pick = unicast_tree_global(&tr, Some(&f), s, d);
+                    if f.crosses(&tr, s, d) {
+                        assert_eq!(pick, f.good, "{e}: {s}->{d}");
+                        checked += 1;
+                    } else {
+                        assert_eq!(pick, unicast_tree(&tr, s, d), "{e}: {s}->{d}");
+                    }
+                }
+            }
+        }
+        assert!(checked > 0);
     }
 
     #[test]

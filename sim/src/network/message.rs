@@ -43,3 +43,21 @@ impl Message {
             .then(|| self.delivered.iter().copied().max().unwrap_or(self.created))
     }
 }
+
+/// A re-injection of message `msg` by the NI of `node` after a router there
+/// diverted one of its branches away from a faulty link (local fault
+/// information, paper 000 §7): the branch's remaining destinations encoded
+/// on the good tree (`class`) with `node` as the source. The message
+/// identity is unchanged, so the scoreboard counts the deliveries at the
+/// final destinations.
+#[derive(Debug, Clone)]
+pub struct Relay {
+    pub msg: u32,
+    pub node: NodeId,
+    pub class: u8,
+    /// Sorted destinations of the re-injected worm.
+    pub dests: Vec<NodeId>,
+    pub heads: Vec<Flit>,
+    /// Cycle the diverted worm's TAIL reached the NI.
+    pub created: u64,
+}

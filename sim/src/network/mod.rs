@@ -19,11 +19,12 @@ use crate::error::{InputError, InputResult};
 use crate::fabric::deadlock::WaitingWorm;
 use crate::fabric::{Fabric, LocalPort};
 use crate::flit::{self, FlitFormat, Kind};
-use crate::network::message::Message;
-use crate::network::ni::{message_flit, Ni, SendState, SinkState};
+use crate::network::message::{Message, Relay};
+use crate::network::ni::{message_flit, Job, Ni, SendState, SinkState};
 use crate::router::routing::consumption_output;
 use crate::scenario::{Pattern, Scenario, Validated};
 use crate::topology::NodeId;
+use crate::trees::faults::{FaultInfo, SingleFault};
 use crate::trees::SpanningTree;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,6 +70,14 @@ pub struct Network {
     pub incomplete: u64,
     /// Router errors by code, counted from the per-cycle activity.
     pub error_kinds: std::collections::BTreeMap<u8, u64>,
+    /// The faulty link when it lies on a tree (paper 000 §7); `None` without
+    /// faults or for a link on neither tree.
+    pub fault: Option<SingleFault>,
+    /// Re-injections queued by NIs after a diversion (local information).
+    pub relays: Vec<Relay>,
+    /// Worms a router diverted to its own NI because their branch met the
+    /// faulty link (local information), counted at the NI.
+    pub diverted_worms: u64,
 }
 
 impl Network {
@@ -87,8 +96,18 @@ impl Network {
             (vec![tree], cfg)
         } else {
             let trees: Vec<SpanningTree> = v.construction.build(&v.topo, v.r1)?.to_vec();
-            let cfg = RouterConfig::for_trees(&v.topo, &trees, &v.params, &v.faulty)?;
+            let mut cfg = RouterConfig::for_trees(&v.topo, &trees, &v.params, &v.faulty)?;
+            if v.fault_info == FaultInfo::Local {
+                if let Some(f) = v.faulty.first().and_then(|&e| SingleFault::new(&trees, e)) {
+                    RouterConfig::set_diversion(&mut cfg, &v.topo, f.link);
+                }
+            }
             (trees, cfg)
+        };
+        let fault = if v.params.routing == RoutingKind::Tree {
+            v.faulty.first().and_then(|&e| SingleFault::new(&trees, e))
+        } else {
+            None
         };
         let n = v.topo.nodes();
         let fabric = Fabric::new(v.topo, v.params, cfg);
@@ -124,6 +143,9 @@ impl Network {
             stop_reason: String::new(),
             incomplete: 0,
             error_kinds: Default::default(),
+            fault,
+            relays: Vec::new(),
+            diverted_worms: 0,
         };
         if net.v.pattern == Pattern::Poisson && scenario.traffic.rate > 0.0 {
             for u in 0..n {
@@ -167,6 +189,12 @@ impl Network {
     ) -> InputResult<u32> {
         dests.sort_unstable();
         dests.dedup();
+        // Global fault information: sources route around the faulty link
+        // (paper 000 §7); local: as if fault-free.
+        let known = match self.v.fault_info {
+            FaultInfo::Global => self.fault.as_ref(),
+            FaultInfo::Local => None,
+        };
         let class = match tree {
             Some(t) if t < self.trees.len() => t,
             Some(t) => {
@@ -176,8 +204,14 @@ impl Network {
                     format!("0 to {}", self.trees.len() - 1),
                 ))
             }
-            None if dests.len() == 1 => policy::unicast_tree(&self.trees, source, dests[0]),
-            None => policy::multicast_tree(self.trees.len(), &mut self.rngs[source as usize]),
+            None if dests.len() == 1 => {
+                policy::unicast_tree_global(&self.trees, known, source, dests[0])
+            }
+            None => {
+                let drawn =
+                    policy::multicast_tree(self.trees.len(), &mut self.rngs[source as usize]);
+                policy::multicast_tree_global(known, drawn)
+            }
         };
         let heads = encode(&self.trees[class], source, &dests, class as u8)?;
         let heads = heads.iter().map(|h| self.fmt.head(*h)).collect();
@@ -195,13 +229,23 @@ impl Network {
             done_count: 0,
         });
         self.incomplete += 1;
-        let ni = &mut self.nis[source as usize];
-        ni.queue.push_back(id);
+        self.enqueue(
+            source,
+            Job {
+                msg: id,
+                relay: None,
+            },
+        );
+        Ok(id)
+    }
+
+    fn enqueue(&mut self, node: NodeId, job: Job) {
+        let ni = &mut self.nis[node as usize];
+        ni.queue.push_back(job);
         if !ni.busy {
             ni.busy = true;
-            self.busy.push(source);
+            self.busy.push(node);
         }
-        Ok(id)
     }
 
     fn generate(&mut self) {
@@ -310,10 +354,42 @@ impl Network {
         let state = self.nis[node as usize].sinks[c];
         let kind = flit::kind(f);
         let next = match (state, kind) {
+            // A worm diverted here by this node's router (local fault
+            // information): only a router next to a faulty link does that.
+            (SinkState::Expect, Kind::Head) if self.fabric.cfg[node as usize].divert_out != 0 => {
+                let heads = &mut self.nis[node as usize].divert_heads[c];
+                heads.clear();
+                heads.push(f);
+                self.diverted_worms += 1;
+                SinkState::DivertHeads
+            }
+            (SinkState::DivertHeads, Kind::Head) => {
+                self.nis[node as usize].divert_heads[c].push(f);
+                SinkState::DivertHeads
+            }
+            (SinkState::DivertHeads, Kind::Body) => match self.resolve(flit::payload(f)) {
+                Some(m) => SinkState::Receiving {
+                    msg: m,
+                    index: 1,
+                    divert: true,
+                },
+                None => {
+                    self.score.corrupted += 1;
+                    SinkState::Skipping
+                }
+            },
+            (SinkState::DivertHeads, Kind::Tail) => {
+                self.score.truncated += 1;
+                SinkState::Expect
+            }
             (SinkState::Expect, Kind::Body) => match self.resolve(flit::payload(f)) {
                 Some(m) => match self.msgs[m as usize].dests.binary_search(&node) {
                     Ok(di) if self.msgs[m as usize].delivered[di] == u64::MAX => {
-                        SinkState::Receiving { msg: m, index: 1 }
+                        SinkState::Receiving {
+                            msg: m,
+                            index: 1,
+                            divert: false,
+                        }
                     }
                     Ok(_) => {
                         self.score.duplicates += 1;
@@ -333,7 +409,7 @@ impl Network {
                 self.score.truncated += 1;
                 SinkState::Expect
             }
-            (SinkState::Receiving { msg, index }, Kind::Body | Kind::Tail) => {
+            (SinkState::Receiving { msg, index, divert }, Kind::Body | Kind::Tail) => {
                 let m = &self.msgs[msg as usize];
                 let tag = msg as u64 & self.fmt.payload_mask();
                 let want = flit::payload_word(tag, index) & self.fmt.payload_mask();
@@ -347,6 +423,9 @@ impl Network {
                         self.score.corrupted += 1;
                         SinkState::Skipping
                     }
+                } else if is_tail && divert {
+                    self.relay(node, c, msg, now);
+                    SinkState::Expect
                 } else if is_tail {
                     let m = &mut self.msgs[msg as usize];
                     let di = m.dests.binary_search(&node).expect("checked at identity");
@@ -360,6 +439,7 @@ impl Network {
                     SinkState::Receiving {
                         msg,
                         index: index + 1,
+                        divert,
                     }
                 }
             }
@@ -373,6 +453,84 @@ impl Network {
             }
         };
         self.nis[node as usize].sinks[c] = next;
+    }
+
+    /// Local fault information (paper 000 §7): the NI of `node` has
+    /// consumed a whole worm its router diverted on channel `c`. The C=1
+    /// headers (post-order numbers on the worm's tree) are the branch's
+    /// destinations: `node` itself is delivered now if it is one, the rest
+    /// are re-encoded on the good tree with `node` as the source and queued
+    /// for re-injection, paying a second start-up. Same message identity,
+    /// so the scoreboard counts the final deliveries.
+    fn relay(&mut self, node: NodeId, c: usize, msg: u32, now: u64) {
+        let heads = std::mem::take(&mut self.nis[node as usize].divert_heads[c]);
+        let class = flit::decode_head(heads[0]).class as usize;
+        let mut dests = Vec::new();
+        let mut bad = class >= self.trees.len();
+        for &h in &heads {
+            let h = flit::decode_head(h);
+            if h.class as usize != class || bad {
+                bad = true;
+                break;
+            }
+            if h.c {
+                match self.trees[class].node_of.get(h.node as usize) {
+                    Some(&v) => dests.push(v),
+                    None => bad = true,
+                }
+            }
+        }
+        self.nis[node as usize].divert_heads[c] = heads;
+        self.nis[node as usize].divert_heads[c].clear();
+        // Messages only move from the faulty tree to the good one.
+        let good = match self.fault {
+            Some(f) if f.tree == class && !bad => f.good,
+            _ => {
+                self.score.corrupted += 1;
+                return;
+            }
+        };
+        dests.sort_unstable();
+        dests.dedup();
+        if let Ok(k) = dests.binary_search(&node) {
+            dests.remove(k);
+            let m = &mut self.msgs[msg as usize];
+            match m.dests.binary_search(&node) {
+                Ok(di) if m.delivered[di] == u64::MAX => {
+                    m.delivered[di] = now + 1;
+                    m.done_count += 1;
+                    if m.complete() {
+                        self.incomplete -= 1;
+                    }
+                }
+                Ok(_) => self.score.duplicates += 1,
+                Err(_) => self.score.misdelivered += 1,
+            }
+        }
+        if dests.is_empty() {
+            return;
+        }
+        let Ok(hs) = encode(&self.trees[good], node, &dests, good as u8) else {
+            self.score.corrupted += 1;
+            return;
+        };
+        let heads = hs.iter().map(|h| self.fmt.head(*h)).collect();
+        let r = self.relays.len() as u32;
+        self.relays.push(Relay {
+            msg,
+            node,
+            class: good as u8,
+            dests,
+            heads,
+            created: now + 1,
+        });
+        self.enqueue(
+            node,
+            Job {
+                msg,
+                relay: Some(r),
+            },
+        );
     }
 
     /// Maps a payload tag back to a message number: the newest message
@@ -411,8 +569,9 @@ impl Network {
                     continue;
                 }
                 if s.state == SendState::Idle {
-                    if let Some(m) = ni.queue.pop_front() {
-                        s.msg = m;
+                    if let Some(job) = ni.queue.pop_front() {
+                        s.msg = job.msg;
+                        s.relay = job.relay;
                         s.state = SendState::Startup {
                             until: now + startup,
                         };
@@ -425,11 +584,15 @@ impl Network {
                 }
                 if let SendState::Sending { next } = s.state {
                     let m = &self.msgs[s.msg as usize];
+                    let heads = match s.relay {
+                        Some(r) => &self.relays[r as usize].heads,
+                        None => &m.heads,
+                    };
                     let tag = s.msg as u64 & self.fmt.payload_mask();
-                    s.out_flit = message_flit(&self.fmt, &m.heads, m.length, tag, next);
+                    s.out_flit = message_flit(&self.fmt, heads, m.length, tag, next);
                     s.out_valid = true;
                     s.out_msg = s.msg;
-                    s.state = if next + 1 == m.total_flits() {
+                    s.state = if next + 1 == heads.len() as u32 + m.length {
                         SendState::Idle
                     } else {
                         SendState::Sending { next: next + 1 }

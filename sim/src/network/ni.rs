@@ -21,11 +21,23 @@ pub enum SendState {
     },
 }
 
+/// An entry of the injection queue: a message, or a re-injection of one
+/// (local fault information, paper 000 §7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Job {
+    pub msg: u32,
+    /// Index into `Network::relays` (its own header flits on the good tree),
+    /// `None` for the message as submitted.
+    pub relay: Option<u32>,
+}
+
 /// One injection channel.
 #[derive(Debug, Clone)]
 pub struct Sender {
     pub state: SendState,
     pub msg: u32,
+    /// The job being sent is this re-injection (see [`Job`]).
+    pub relay: Option<u32>,
     pub out_flit: Flit,
     pub out_valid: bool,
     pub out_msg: u32,
@@ -36,6 +48,7 @@ impl Default for Sender {
         Sender {
             state: SendState::Idle,
             msg: u32::MAX,
+            relay: None,
             out_flit: 0,
             out_valid: false,
             out_msg: u32::MAX,
@@ -49,17 +62,25 @@ pub enum SinkState {
     /// The next data flit must be the identity BODY.
     #[default]
     Expect,
-    /// Receiving message `msg`; `index` data flits seen so far.
-    Receiving { msg: u32, index: u32 },
+    /// Receiving message `msg`; `index` data flits seen so far. `divert`:
+    /// a diverted worm (its HEADs are in `Ni::divert_heads`), re-injected
+    /// at its TAIL instead of counted as a delivery.
+    Receiving { msg: u32, index: u32, divert: bool },
+    /// A worm a router diverted here because its branch met a faulty link
+    /// (local fault information, paper 000 §7): collecting its HEAD flits.
+    DivertHeads,
     /// A damaged worm: ignore up to its TAIL.
     Skipping,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct Ni {
-    pub queue: VecDeque<u32>,
+    pub queue: VecDeque<Job>,
     pub senders: Vec<Sender>,
     pub sinks: Vec<SinkState>,
+    /// Per consumption channel: the HEAD flits of the diverted worm being
+    /// received (empty otherwise).
+    pub divert_heads: Vec<Vec<Flit>>,
     /// On the list of busy NIs.
     pub busy: bool,
 }
@@ -70,6 +91,7 @@ impl Ni {
             queue: VecDeque::new(),
             senders: vec![Sender::default(); injection],
             sinks: vec![SinkState::Expect; consumption],
+            divert_heads: vec![Vec::new(); consumption],
             busy: false,
         }
     }

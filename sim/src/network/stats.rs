@@ -86,6 +86,17 @@ pub struct Report {
     pub router_steps: u64,
     /// Flits moved across router-to-router links.
     pub flit_hops: u64,
+    /// Faulty links as given in the scenario (at most one).
+    pub faulty_links: Vec<String>,
+    /// `global` or `local` (paper 000 §7; meaningful with a faulty link).
+    pub fault_info: String,
+    /// Worms a router diverted to its own NI because their branch met the
+    /// faulty link (local information; 0 with global information).
+    pub diverted_worms: u64,
+    /// Re-injections of diverted worms on the good tree. Equal to
+    /// `diverted_worms`: a branch is diverted only when a destination lies
+    /// beyond the faulty link.
+    pub reinjected_messages: u64,
 }
 
 impl Report {
@@ -216,6 +227,10 @@ impl Report {
                 .iter()
                 .map(|s| s[..4].iter().sum::<u64>())
                 .sum(),
+            faulty_links: net.scenario.network.faulty_links.clone(),
+            fault_info: net.v.fault_info.name().to_string(),
+            diverted_worms: net.diverted_worms,
+            reinjected_messages: net.relays.len() as u64,
         }
     }
 
@@ -260,6 +275,16 @@ impl Report {
             self.truncated_messages
         );
         let _ = writeln!(s, "  router errors         {}", self.router_errors);
+        if !self.faulty_links.is_empty() {
+            let _ = writeln!(
+                s,
+                "  faulty link           {} ({} information): {} worms diverted, {} re-injected",
+                self.faulty_links.join(" "),
+                self.fault_info,
+                self.diverted_worms,
+                self.reinjected_messages
+            );
+        }
         let _ = writeln!(
             s,
             "  deadlock              {}{}",

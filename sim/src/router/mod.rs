@@ -51,6 +51,11 @@ pub enum InState {
     Active = 1,
     /// A malformed worm: drop flits up to the TAIL, which releases `reserved`.
     Discard = 2,
+    /// Local fault information (paper 000 §7): the worm's branch met a faulty
+    /// output, so every flit, HEADs included, goes to the one reserved
+    /// consumption channel (`routing::diversion`). Never entered when
+    /// `RouterConfig::divert_out` = 0 (the RTL twin).
+    Diverted = 3,
 }
 
 /// Registers of one input port.
@@ -168,6 +173,7 @@ enum Action {
         mask: u8,
         strip: bool,
         class: u8,
+        divert: bool,
     },
     /// Send `flit` to exactly these outputs (all must accept), then pop.
     /// `release` frees the reservation (TAIL).
@@ -222,6 +228,7 @@ pub fn step(
     // Decide every input's action from its current FIFO head.
     let mut requests = [0u8; MAX_INPUTS];
     let mut strips = 0u8;
+    let mut diverts = 0u8;
     let mut classes = [0u8; MAX_INPUTS];
     let owned = owned_mask(cur, n_out);
     for i in 0..n_in {
@@ -233,11 +240,19 @@ pub fn step(
         match action {
             Action::None => {}
             Action::Setup => next.inp[i].setup = r.setup + 1,
-            Action::Request { mask, strip, class } => {
+            Action::Request {
+                mask,
+                strip,
+                class,
+                divert,
+            } => {
                 requests[i] = mask;
                 classes[i] = class;
                 if strip {
                     strips |= 1 << i;
+                }
+                if divert {
+                    diverts |= 1 << i;
                 }
             }
             Action::Send {
@@ -299,7 +314,11 @@ pub fn step(
         if arb.granted != 0 && arb.granted >> i & 1 == 1 {
             let mask = requests[i];
             act.granted |= 1 << i;
-            next.inp[i].state = InState::Active;
+            next.inp[i].state = if diverts >> i & 1 == 1 {
+                InState::Diverted
+            } else {
+                InState::Active
+            };
             next.inp[i].reserved = mask;
             next.inp[i].class = classes[i];
             for o in 0..n_out {
@@ -356,7 +375,14 @@ fn decide(
     match (r.state, kind) {
         (InState::Idle, Kind::Head) if (r.setup as u32) < p.setup_cycles => Action::Setup,
         (InState::Idle, Kind::Head) => match routing::first_head(cfg, p, i, f, owned) {
-            Ok((mask, strip, class)) => Action::Request { mask, strip, class },
+            Ok((mask, strip, class)) => Action::Request {
+                mask,
+                strip,
+                class,
+                // Only a diversion requests a consumption channel without
+                // stripping the HEAD.
+                divert: !strip && mask >> 4 != 0,
+            },
             Err(err) => Action::Error {
                 err,
                 to_idle: false,
@@ -391,7 +417,14 @@ fn decide(
             outs: r.reserved,
             release: true,
         },
-        (InState::Idle | InState::Active, Kind::Reserved) => Action::Error {
+        // A diverted worm goes whole, HEADs included, to its consumption
+        // channel; the TAIL releases it.
+        (InState::Diverted, Kind::Head | Kind::Body | Kind::Tail) => Action::Send {
+            flit: f,
+            outs: r.reserved,
+            release: kind == Kind::Tail,
+        },
+        (InState::Idle | InState::Active | InState::Diverted, Kind::Reserved) => Action::Error {
             err: RouterError::ReservedKind,
             to_idle: false,
         },

@@ -64,6 +64,9 @@ pub fn first_head(
     if p.routing == RoutingKind::Spam {
         return spam_first_head(cfg, p, input, h, owned);
     }
+    if let Some(mask) = diversion(cfg, p, h, owned) {
+        return Ok((mask, false, h.class));
+    }
     let table = &cfg.tree[h.class as usize];
     if h.node == table.own {
         if !h.c && h.o == 0 {
@@ -94,6 +97,32 @@ pub fn first_head(
         return Err(RouterError::BadLink);
     }
     Ok((1 << d.index(), false, h.class))
+}
+
+/// Local fault information (paper 000 §7): a first HEAD that would request
+/// a faulty output of `cfg.divert_out` — by tree routing, or by an O bit at
+/// its own node — diverts the whole worm at this input to the consumption
+/// channel of its class: the returned mask is that one channel, and the
+/// HEAD is not stripped (the router then passes every flit, HEADs
+/// included, to it; `InState::Diverted`). The NI decodes the branch's
+/// destinations from the HEADs and re-injects on the good tree
+/// (`network::Network::relay`). A malformed down-phase header that would go
+/// up is left to the normal checks. `None` when nothing is diverted (always
+/// when `divert_out` = 0).
+pub fn diversion(cfg: &RouterConfig, p: &RouterParams, h: flit::Head, owned: u8) -> Option<u8> {
+    if cfg.divert_out == 0 {
+        return None;
+    }
+    let t = &cfg.tree[h.class as usize];
+    let faulty = if h.node == t.own {
+        h.o & cfg.divert_out != 0
+    } else {
+        match t.route(h.node) {
+            Some(d) => cfg.divert_out >> d.index() & 1 == 1 && !(h.s && Some(d) == t.parent),
+            None => false,
+        }
+    };
+    faulty.then(|| 1 << consumption_choice(p, h.class, owned))
 }
 
 /// SPAM: a first HEAD for another node follows the SPAM table by the phase

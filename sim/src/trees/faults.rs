@@ -48,6 +48,66 @@ pub enum FaultInfo {
     Local,
 }
 
+impl FaultInfo {
+    /// Scenario spelling (`network.fault_info`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultInfo::Global => "global",
+            FaultInfo::Local => "local",
+        }
+    }
+}
+
+/// One faulty link that lies on a tree of a pair (§7): which tree it breaks,
+/// which stays good, and the link's two ends in the broken tree. The one
+/// definition used by the analytic metrics ([`FaultModel`]) and by the
+/// simulated source policy (`dstm::policy`) and local diversion (`network`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SingleFault {
+    pub link: EdgeId,
+    /// Index of the tree holding the link (the faulty tree `T_i`).
+    pub tree: usize,
+    /// Index of the other tree (`T_g`), intact.
+    pub good: usize,
+    /// The link's end that is the child in `T_i`: the root of the subtree
+    /// `S` cut off by the fault.
+    pub child: NodeId,
+    /// The other end (parent of `child` in `T_i`).
+    pub parent: NodeId,
+}
+
+impl SingleFault {
+    /// `None` when `f` lies on neither tree (an unused link: nothing
+    /// changes). Needs exactly two trees.
+    pub fn new(trees: &[SpanningTree], f: EdgeId) -> Option<SingleFault> {
+        if trees.len() != 2 {
+            return None;
+        }
+        let i = trees.iter().position(|t| t.contains_edge(f))?;
+        let ti = &trees[i];
+        let topo = ti.topo;
+        let (u, v) = topo.edge_ends(f);
+        let child_of_f =
+            |x: NodeId| ti.parent_port[x as usize].and_then(|d| topo.edge(x, d)) == Some(f);
+        let (c, p) = if child_of_f(u) { (u, v) } else { (v, u) };
+        debug_assert!(child_of_f(c));
+        Some(SingleFault {
+            link: f,
+            tree: i,
+            good: 1 - i,
+            child: c,
+            parent: p,
+        })
+    }
+
+    /// Whether the `T_i` path between `a` and `b` uses the faulty link:
+    /// exactly one of them lies in the cut-off subtree `S`.
+    pub fn crosses(&self, trees: &[SpanningTree], a: NodeId, b: NodeId) -> bool {
+        let t = &trees[self.tree];
+        t.is_ancestor(self.child, a) != t.is_ancestor(self.child, b)
+    }
+}
+
 /// CD/AD of a pair of trees with one faulty link.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FaultMetrics {
@@ -122,14 +182,10 @@ impl<'a> FaultModel<'a> {
                     }
                 }
             }
-            Some(i) => {
-                let g = 1 - i;
+            Some(_) => {
+                let sf = SingleFault::new(&self.trees[..], f).expect("f is a tree link");
+                let (i, g, c, p) = (sf.tree, sf.good, sf.child, sf.parent);
                 let ti = &self.trees[i];
-                let (u, v) = topo.edge_ends(f);
-                let child_of_f =
-                    |x: NodeId| ti.parent_port[x as usize].and_then(|d| topo.edge(x, d)) == Some(f);
-                let (c, p) = if child_of_f(u) { (u, v) } else { (v, u) };
-                debug_assert!(child_of_f(c));
                 let in_s: Vec<bool> = (0..n as NodeId).map(|x| ti.is_ancestor(c, x)).collect();
                 let (di, dg) = (&self.tables[i], &self.tables[g]);
                 for a in 0..n as NodeId {
