@@ -162,8 +162,13 @@ fn walk_rejects_malformed_worms() {
     let e = walk(&topo, 0, &[h(0, false, 0b0101), h(3, true, 0)], &r).unwrap_err();
     assert_eq!(e, WalkError::BranchWithoutHeader(0, Dir::ALL[2]));
     // A trailing header towards a port the split did not reserve.
-    let e = walk(&topo, 0, &[h(1, true, 0b0001), h(4, true, 0)], &r).unwrap_err();
+    let e = walk(&topo, 0, &[h(1, false, 0b0101), h(4, true, 0)], &r).unwrap_err();
     assert_eq!(e, WalkError::NotReserved(1, 4));
+    // Behind a destination with one link, trailing headers take it
+    // whatever their route (then route on from the next node).
+    let w = walk(&topo, 0, &[h(1, true, 0b0100), h(2, true, 0)], &r).unwrap();
+    assert_eq!(w.links, vec![(0, 1), (1, 5), (5, 6), (6, 2)]);
+    assert_eq!(w.consumed, vec![1, 2]);
     // A header behind a pure consumption.
     let e = walk(&topo, 0, &[h(1, true, 0), h(2, true, 0)], &r).unwrap_err();
     assert_eq!(e, WalkError::TrailingAtConsumer(1));

@@ -17,9 +17,10 @@
 //! router needs (paper `000` §3.1.1): a header is always behind the headers
 //! of the nodes above it.
 //!
-//! A header node that reserves more than one output (a split point) sends
-//! each trailing header to the port its routing function gives for that
-//! header's `Node` (ARCHITECTURE §3). A branch whose deeper headers the
+//! A header node that replicates onto two or more links sends each trailing
+//! header to the port its routing function gives for that header's `Node`
+//! (ARCHITECTURE §3; behind one link, with or without local delivery, they
+//! all take that link). A branch whose deeper headers the
 //! routing function would steer into a sibling branch (DIAG's staircases
 //! under XY, for instance) therefore cannot ride behind that split: such a
 //! branch is **detached** into a worm of its own, sent by the source along
@@ -471,12 +472,12 @@ impl Encoder<'_> {
         })
     }
 
-    /// Headers of every branch below header visit `v`. If `v` is a split
-    /// point (it reserves more than one output), each branch's headers must
-    /// be routed into that branch from `v`.
+    /// Headers of every branch below header visit `v`. If `v` replicates
+    /// onto two or more links, each branch's headers must be routed into
+    /// that branch from `v`; behind a single link they all follow it.
     fn below(&self, v: usize, heads: &mut Vec<Head>) -> Result<(), Encoding> {
         let kids = &self.tree.visits[v].children;
-        let split = kids.len() + self.tree.visits[v].dest as usize > 1;
+        let split = kids.len() > 1;
         for &c in kids {
             let start = heads.len();
             self.chain(v, c, heads)?;

@@ -27,7 +27,8 @@ pub enum WalkError {
     NoRoute(NodeId, u32),
     /// A first header routed back out of its arrival port.
     BackToArrival(NodeId),
-    /// A trailing header at a split point routed to an unreserved port.
+    /// A trailing header at a split point (two or more reserved links)
+    /// routed to an unreserved port.
     NotReserved(NodeId, u32),
     /// A trailing header behind a header whose only output is consumption.
     TrailingAtConsumer(NodeId),
@@ -76,9 +77,11 @@ pub fn walk(
             .into_iter()
             .filter(|d| h0.o >> d.index() & 1 == 1)
             .collect();
-        let split = links.len() + h0.c as usize > 1;
+        // Only a header node with two or more link outputs routes its
+        // trailing headers; with one link (a path worm's destination, a turn
+        // point) they all take it (`router::mesh::trailing_head`).
         let mut groups: Vec<Vec<Head>> = vec![Vec::new(); 4];
-        if split {
+        if links.len() > 1 {
             for &h in rest {
                 let d = route(at, h.node).ok_or(WalkError::NotReserved(at, h.node))?;
                 if !links.contains(&d) {
