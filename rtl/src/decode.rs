@@ -54,7 +54,7 @@ pub struct Decode<const W: usize> {
     /// The input's header setup counter.
     pub setup: Signal<In, Bits<SETUP_W>>,
     /// A first HEAD is paying the setup delay: count `setup` up.
-    pub wait: Signal<Out, Bit>,
+    pub setup_wait: Signal<Out, Bit>,
     /// Request for the arbiter (0 = none), strip-on-grant, worm class.
     pub req: Signal<Out, Bits<MASK_W>>,
     pub strip: Signal<Out, Bit>,
@@ -241,7 +241,7 @@ impl<const W: usize> Decode<W> {
             wclass: Default::default(),
             owned: Default::default(),
             setup: Default::default(),
-            wait: Default::default(),
+            setup_wait: Default::default(),
             req: Default::default(),
             strip: Default::default(),
             hclass: Default::default(),
@@ -470,14 +470,14 @@ impl<const W: usize> Logic for Decode<W> {
         self.drop_state.next = self.st_discard.val();
         self.err.next = false;
         self.code.next = 0.into();
-        self.wait.next = false;
+        self.setup_wait.next = false;
 
         if self.nonempty.val() {
             if self.state.val() == self.st_idle.val() {
                 if self.kind.val() == self.k_head.val() {
                     // router::decide, then routing::first_head, checks in its order.
                     if self.setup.val() < self.setup_cycles.val() {
-                        self.wait.next = true;
+                        self.setup_wait.next = true;
                     } else if !self.class_ok.val() | !self.arr_cls_ok.val() {
                         self.err.next = true;
                         self.code.next = self.e_bad_class.val();

@@ -241,7 +241,7 @@ impl<const W: usize> Logic for Router<W> {
             self.fifo[i].pop.next = self.popi[i].val();
             // Header setup counter: up while a first HEAD waits, 0 on a pop.
             self.setup_inc[i].next = self.in_setup[i].q.val() + self.setup_one.val();
-            if self.dec[i].wait.val() {
+            if self.dec[i].setup_wait.val() {
                 self.in_setup[i].d.next = self.setup_inc[i].val();
             }
             if self.popi[i].val() {
