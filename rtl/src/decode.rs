@@ -40,6 +40,9 @@ use wormcast_sim::router::{InState, RouterError};
 
 pub use crate::hw::SETUP_W;
 
+// The consumption choice is a priority chain over outputs 4..7.
+const _: () = assert!(wormcast_sim::config::MAX_LOCAL == 4);
+
 #[derive(LogicBlock)]
 pub struct Decode<const W: usize> {
     /// FIFO head and whether the FIFO holds a flit.
@@ -88,7 +91,7 @@ pub struct Decode<const W: usize> {
     t_pool: Signal<Local, Bits<MASK_W>>,
     c_free: Signal<Local, Bits<MASK_W>>,
     c_pick: Signal<Local, Bits<MASK_W>>,
-    c_neg: Signal<Local, Bits<MASK_W>>,
+    s_wait: Signal<Local, Bit>,
     t_cons: Signal<Local, Bits<MASK_W>>,
     t_ch_v: Vec<Signal<Local, Bit>>,
     t_lo: Vec<Signal<Local, Bits<W>>>,
@@ -130,6 +133,7 @@ pub struct Decode<const W: usize> {
     sp_v: Vec<Constant<Bit>>,
     sp_d: Vec<Constant<Bits<2>>>,
     setup_cycles: Constant<Bits<SETUP_W>>,
+    setup_on: Constant<Bit>,
     // Per link port d.
     link_v: Vec<Constant<Bit>>,
     link_cls: Vec<Constant<Bits<CLASS_W>>>,
@@ -266,7 +270,7 @@ impl<const W: usize> Decode<W> {
             t_pool: Default::default(),
             c_free: Default::default(),
             c_pick: Default::default(),
-            c_neg: Default::default(),
+            s_wait: Default::default(),
             t_cons: Default::default(),
             t_ch_v: (0..4).map(|_| Default::default()).collect(),
             t_lo: (0..4).map(|_| Default::default()).collect(),
@@ -297,6 +301,7 @@ impl<const W: usize> Decode<W> {
             sp_v,
             sp_d,
             setup_cycles: k::<SETUP_W>(p.setup_cycles as u64),
+            setup_on: Constant::new(p.setup_cycles > 0),
             ch_v,
             ch_lo,
             ch_hi,
@@ -446,15 +451,27 @@ impl<const W: usize> Logic for Decode<W> {
             | (self.ho.val().get_bit(3)
                 & !(self.lok[3].val() & (self.t_ch_v[3].val() | !self.spam.val())));
         // Consumption: the lowest free channel of the pool, else the lowest
-        // of the pool (x & -x keeps the lowest set bit).
+        // of the pool (a priority chain over outputs 4..7; no adder).
         self.c_free.next = self.t_pool.val() & !self.owned.val();
         if self.c_free.val().any() {
             self.c_pick.next = self.c_free.val();
         } else {
             self.c_pick.next = self.t_pool.val();
         }
-        self.c_neg.next = !self.c_pick.val() + self.one.val();
-        self.t_cons.next = self.c_pick.val() & self.c_neg.val();
+        if self.c_pick.val().get_bit(4) {
+            self.t_cons.next = self.one.val() << 4;
+        } else if self.c_pick.val().get_bit(5) {
+            self.t_cons.next = self.one.val() << 5;
+        } else if self.c_pick.val().get_bit(6) {
+            self.t_cons.next = self.one.val() << 6;
+        } else if self.c_pick.val().get_bit(7) {
+            self.t_cons.next = self.one.val() << 7;
+        } else {
+            self.t_cons.next = 0.into();
+        }
+        // Setup delay: gated by a constant so that without a delay the
+        // counter and its comparator are removed by synthesis.
+        self.s_wait.next = self.setup_on.val() & (self.setup.val() < self.setup_cycles.val());
         // More than one output reserved: a split point.
         self.res_m1.next = self.reserved.val() - 1;
         self.multi.next = (self.reserved.val() & self.res_m1.val()).any();
@@ -476,7 +493,7 @@ impl<const W: usize> Logic for Decode<W> {
             if self.state.val() == self.st_idle.val() {
                 if self.kind.val() == self.k_head.val() {
                     // router::decide, then routing::first_head, checks in its order.
-                    if self.setup.val() < self.setup_cycles.val() {
+                    if self.s_wait.val() {
                         self.setup_wait.next = true;
                     } else if !self.class_ok.val() | !self.arr_cls_ok.val() {
                         self.err.next = true;
