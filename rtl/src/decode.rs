@@ -40,8 +40,10 @@ use wormcast_sim::router::{InState, RouterError};
 
 pub use crate::hw::SETUP_W;
 
-// The consumption choice is a priority chain over outputs 4..7.
-const _: () = assert!(wormcast_sim::config::MAX_LOCAL == 4);
+/// Consumption channels (outputs 4..4 + CONS_W).
+pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
+// The consumption choice is a priority chain over four channels.
+const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 
 #[derive(LogicBlock)]
 pub struct Decode<const W: usize> {
@@ -52,8 +54,9 @@ pub struct Decode<const W: usize> {
     pub state: Signal<In, Bits<STATE_W>>,
     pub reserved: Signal<In, Bits<MASK_W>>,
     pub wclass: Signal<In, Bits<CLASS_W>>,
-    /// Outputs owned at the start of the cycle (consumption-pool choice).
-    pub owned: Signal<In, Bits<MASK_W>>,
+    /// Consumption channels owned at the start of the cycle (bit j =
+    /// output 4 + j), for the consumption-pool choice.
+    pub owned: Signal<In, Bits<CONS_W>>,
     /// The input's header setup counter.
     pub setup: Signal<In, Bits<SETUP_W>>,
     /// A first HEAD is paying the setup delay: count `setup` up.
@@ -87,10 +90,10 @@ pub struct Decode<const W: usize> {
     t_own: Signal<Local, Bits<W>>,
     t_par_v: Signal<Local, Bit>,
     t_par_d: Signal<Local, Bits<2>>,
-    /// The class's consumption pool (output positions) and the choice.
-    t_pool: Signal<Local, Bits<MASK_W>>,
-    c_free: Signal<Local, Bits<MASK_W>>,
-    c_pick: Signal<Local, Bits<MASK_W>>,
+    /// The class's consumption pool (bit j = channel j) and the choice.
+    t_pool: Signal<Local, Bits<CONS_W>>,
+    c_free: Signal<Local, Bits<CONS_W>>,
+    c_pick: Signal<Local, Bits<CONS_W>>,
     s_wait: Signal<Local, Bit>,
     t_cons: Signal<Local, Bits<MASK_W>>,
     t_ch_v: Vec<Signal<Local, Bit>>,
@@ -123,8 +126,8 @@ pub struct Decode<const W: usize> {
     own: Vec<Constant<Bits<W>>>,
     par_v: Vec<Constant<Bit>>,
     par_d: Vec<Constant<Bits<2>>>,
-    /// Per class: consumption pool, in output positions.
-    pool: Vec<Constant<Bits<MASK_W>>>,
+    /// Per class: consumption pool, bit j = channel j (output 4 + j).
+    pool: Vec<Constant<Bits<CONS_W>>>,
     ch_v: Vec<Constant<Bit>>,
     ch_lo: Vec<Constant<Bits<W>>>,
     ch_hi: Vec<Constant<Bits<W>>>,
@@ -200,7 +203,7 @@ impl<const W: usize> Decode<W> {
             par_v.push(Constant::new(t.parent.is_some()));
             par_d.push(k::<2>(t.parent.map_or(0, |d| d.index() as u64)));
             // Channel j of the pool is output 4 + j (routing::consumption_output).
-            pool.push(k::<MASK_W>((p.consumption_pool(c as u8) as u64) << 4));
+            pool.push(k::<CONS_W>(p.consumption_pool(c as u8) as u64));
             for d in 0..4 {
                 let (v, lo, hi) = match t.child[d] {
                     Some((lo, hi)) => (true, lo as u64, hi as u64),
@@ -451,20 +454,20 @@ impl<const W: usize> Logic for Decode<W> {
             | (self.ho.val().get_bit(3)
                 & !(self.lok[3].val() & (self.t_ch_v[3].val() | !self.spam.val())));
         // Consumption: the lowest free channel of the pool, else the lowest
-        // of the pool (a priority chain over outputs 4..7; no adder).
+        // of the pool (a priority chain over channels 0..3 = outputs 4..7).
         self.c_free.next = self.t_pool.val() & !self.owned.val();
         if self.c_free.val().any() {
             self.c_pick.next = self.c_free.val();
         } else {
             self.c_pick.next = self.t_pool.val();
         }
-        if self.c_pick.val().get_bit(4) {
+        if self.c_pick.val().get_bit(0) {
             self.t_cons.next = self.one.val() << 4;
-        } else if self.c_pick.val().get_bit(5) {
+        } else if self.c_pick.val().get_bit(1) {
             self.t_cons.next = self.one.val() << 5;
-        } else if self.c_pick.val().get_bit(6) {
+        } else if self.c_pick.val().get_bit(2) {
             self.t_cons.next = self.one.val() << 6;
-        } else if self.c_pick.val().get_bit(7) {
+        } else if self.c_pick.val().get_bit(3) {
             self.t_cons.next = self.one.val() << 7;
         } else {
             self.t_cons.next = 0.into();

@@ -15,7 +15,7 @@
 //! `RouterState::reset()`.
 
 use crate::arbiter::{vdef, Arbiter};
-use crate::decode::{Decode, SETUP_W};
+use crate::decode::{Decode, CONS_W, SETUP_W};
 use crate::fifo::InputFifo;
 use crate::hw::*;
 use rust_hdl::prelude::*;
@@ -226,7 +226,7 @@ impl<const W: usize> Logic for Router<W> {
             self.dec[i].state.next = self.in_state[i].q.val();
             self.dec[i].reserved.next = self.in_reserved[i].q.val();
             self.dec[i].wclass.next = self.in_class[i].q.val();
-            self.dec[i].owned.next = self.ownm_all.val();
+            self.dec[i].owned.next = self.ownm_all.val().get_bits::<CONS_W>(4);
             self.dec[i].setup.next = self.in_setup[i].q.val();
             self.arb.req[i].next = self.dec[i].req.val();
 
