@@ -23,9 +23,9 @@
 //! entry is `DownPhaseUp`; O bits may name tree child ports only.
 //!
 //! Header setup delay (`RouterParams::setup_cycles`): a first HEAD at an
-//! idle input raises `wait` instead of requesting while the input's `setup`
-//! counter is below `setup_cycles`; the router core counts `setup` up on
-//! `wait` and clears it on every pop, as `router::step` does.
+//! idle input raises `setup_wait` instead of requesting while the input's
+//! `setup` counter is below `setup_cycles`; the router core counts `setup` up
+//! on `setup_wait` and clears it on every pop, as `router::step` does.
 //!
 //! Consumption (`routing::consumption_choice`): a C=1 header requests the
 //! lowest free channel of its class's pool, else the lowest of the pool,
