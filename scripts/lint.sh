@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Verilog lint (ARCHITECTURE §7): `verilator --lint-only -Wall` on the
-# generated single router and 4x4 DSTM-1 torus fabric. Clean except the
+# generated single router and 4x4 DSTM-1 torus fabric, and the same two with
+# SPAM routing and a header setup delay of 2 cycles. Clean except the
 # waivers of scripts/verilator_waivers.vlt, each named and explained there;
 # any other warning or error fails this script.
 #
@@ -21,21 +22,25 @@ rm -rf "$out"
 mkdir -p "$out"
 "$bin" verilog --router --node 5 --out "$out/router" >/dev/null
 "$bin" verilog --topology torus:4x4 --construction dstm1 --out "$out/fabric" >/dev/null
+"$bin" verilog --router --routing spam --setup-cycles 2 --node 5 --out "$out/router_spam" >/dev/null
+"$bin" verilog --topology torus:4x4 --routing spam --setup-cycles 2 --out "$out/fabric_spam" >/dev/null
 
 status=0
 lint() { # dir top
-  local log="$out/$2.lint.log"
+  local log="$1.lint.log"
   # -Wall with the waiver file; warnings are fatal, so a nonzero exit or any
   # %Warning/%Error line fails.
   if ! verilator --lint-only -Wall scripts/verilator_waivers.vlt \
       --top-module "$2" "$1"/*.v >"$log" 2>&1 || grep -q '^%' "$log"; then
-    echo "lint FAILED: $2 (first lines of $log):" >&2
+    echo "lint FAILED: $2 in $1 (first lines of $log):" >&2
     head -20 "$log" >&2
     status=1
   else
-    echo "lint ok: $2 ($(grep -c . "$1"/*.v) lines, waivers: scripts/verilator_waivers.vlt)"
+    echo "lint ok: $2 in $1 ($(grep -c . "$1"/*.v) lines, waivers: scripts/verilator_waivers.vlt)"
   fi
 }
 lint "$out/router" wormcast_router_n5
 lint "$out/fabric" wormcast_torus_4x4
+lint "$out/router_spam" wormcast_router_n5
+lint "$out/fabric_spam" wormcast_torus_4x4
 exit $status

@@ -94,6 +94,26 @@ fn bad_flags_are_clear_errors() {
             vec!["verilog", "--construction", "nope", "--out", "/tmp/x"],
             "nope",
         ),
+        (
+            vec!["verilog", "--routing", "xy", "--out", "/tmp/x"],
+            "routing",
+        ),
+        (
+            vec!["verilog", "--setup-cycles", "256", "--out", "/tmp/x"],
+            "setup_cycles",
+        ),
+        (
+            vec![
+                "verilog",
+                "--routing",
+                "spam",
+                "--topology",
+                "mesh:4x4",
+                "--out",
+                "/tmp/x",
+            ],
+            "topology",
+        ),
     ] {
         let o = run(&args);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -101,4 +121,45 @@ fn bad_flags_are_clear_errors() {
         assert!(err.contains(field), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
+}
+
+#[test]
+fn spam_router_manifest_records_routing_and_setup() {
+    let (a, b) = (tmp("spam_a"), tmp("spam_b"));
+    for d in [&a, &b] {
+        let o = run(&[
+            "verilog",
+            "--router",
+            "--routing",
+            "spam",
+            "--setup-cycles",
+            "2",
+            "--node",
+            "5",
+            "--out",
+            d,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let va = std::fs::read(Path::new(&a).join("wormcast_router_n5.v")).unwrap();
+    let vb = std::fs::read(Path::new(&b).join("wormcast_router_n5.v")).unwrap();
+    assert_eq!(va, vb, "same flags, same bytes");
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(Path::new(&a).join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["parameters"]["routing"], "spam");
+    assert_eq!(m["parameters"]["setup_cycles"], 2);
+    assert_eq!(m["parameters"]["classes"], 1);
+    assert_eq!(m["parameters"]["construction"], "bfs");
+    // The tree router of the same node is a different circuit.
+    let t = tmp("spam_tree");
+    let o = run(&["verilog", "--router", "--node", "5", "--out", &t]);
+    assert!(o.status.success());
+    let vt = std::fs::read(Path::new(&t).join("wormcast_router_n5.v")).unwrap();
+    assert_ne!(va, vt);
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(Path::new(&t).join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["parameters"]["routing"], "tree");
+    assert_eq!(m["parameters"]["setup_cycles"], 0);
 }

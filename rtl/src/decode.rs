@@ -1,5 +1,7 @@
-//! Header decode and the `tree` routing function of one input
-//! (ARCHITECTURE §3 "Input port", paper 000 §3.1.2 and §3.2.2).
+//! Header decode and the routing function of one input (ARCHITECTURE §3
+//! "Input port"): `tree` up/down routing (paper 000 §3.1.2 and §3.2.2) or
+//! the SPAM baseline (paper 000 §2, ALGORITHMS.md §A), chosen at generation
+//! time; the header setup delay; the consumption-pool choice.
 //!
 //! Purely combinational: from the FIFO head and the input's registers it
 //! decides the input's action this cycle exactly as the native
@@ -8,15 +10,40 @@
 //! same `err_code` for the same flit. The router core applies the action.
 //!
 //! Per-instance tables (own post-order number, parent port, child
-//! `[lo, hi]` ranges per class, link classes) are `Constant`s, i.e.
+//! `[lo, hi]` ranges per class, link classes, consumption pools and, for
+//! SPAM, this input's column of the SPAM table) are `Constant`s, i.e.
 //! `localparam`s in the Verilog, filled from `RouterConfig`.
+//!
+//! SPAM (`sim/src/router/routing.rs::spam_first_head`): the phase of a worm
+//! is a static property of its input port (`SpamTable::in_phase`), so each
+//! input holds only the table column of its phase: per target node a valid
+//! bit and a 2-bit port (N×3 bits, selected by comparing `Node` with every
+//! entry number, as rust-hdl cannot index by a signal). An S=1 header goes
+//! down the tree (the tree decode, `DownPhaseUp` if that is up); a missing
+//! entry is `DownPhaseUp`; O bits may name tree child ports only.
+//!
+//! Header setup delay (`RouterParams::setup_cycles`): a first HEAD at an
+//! idle input raises `setup_wait` instead of requesting while the input's
+//! `setup` counter is below `setup_cycles`; the router core counts `setup` up
+//! on `setup_wait` and clears it on every pop, as `router::step` does.
+//!
+//! Consumption (`routing::consumption_choice`): a C=1 header requests the
+//! lowest free channel of its class's pool, else the lowest of the pool,
+//! from the `owned` mask of this cycle.
 
 use crate::hw::*;
 use rust_hdl::prelude::*;
-use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::flit;
-use wormcast_sim::router::routing::consumption_output;
+use wormcast_sim::router::spam::NO_PORT;
 use wormcast_sim::router::{InState, RouterError};
+
+pub use crate::hw::SETUP_W;
+
+/// Consumption channels (outputs 4..4 + CONS_W).
+pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
+// The consumption choice is a priority chain over four channels.
+const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 
 #[derive(LogicBlock)]
 pub struct Decode<const W: usize> {
@@ -27,6 +54,13 @@ pub struct Decode<const W: usize> {
     pub state: Signal<In, Bits<STATE_W>>,
     pub reserved: Signal<In, Bits<MASK_W>>,
     pub wclass: Signal<In, Bits<CLASS_W>>,
+    /// Consumption channels owned at the start of the cycle (bit j =
+    /// output 4 + j), for the consumption-pool choice.
+    pub owned: Signal<In, Bits<CONS_W>>,
+    /// The input's header setup counter.
+    pub setup: Signal<In, Bits<SETUP_W>>,
+    /// A first HEAD is paying the setup delay: count `setup` up.
+    pub setup_wait: Signal<Out, Bit>,
     /// Request for the arbiter (0 = none), strip-on-grant, worm class.
     pub req: Signal<Out, Bits<MASK_W>>,
     pub strip: Signal<Out, Bit>,
@@ -56,6 +90,11 @@ pub struct Decode<const W: usize> {
     t_own: Signal<Local, Bits<W>>,
     t_par_v: Signal<Local, Bit>,
     t_par_d: Signal<Local, Bits<2>>,
+    /// The class's consumption pool (bit j = channel j) and the choice.
+    t_pool: Signal<Local, Bits<CONS_W>>,
+    c_free: Signal<Local, Bits<CONS_W>>,
+    c_pick: Signal<Local, Bits<CONS_W>>,
+    s_wait: Signal<Local, Bit>,
     t_cons: Signal<Local, Bits<MASK_W>>,
     t_ch_v: Vec<Signal<Local, Bit>>,
     t_lo: Vec<Signal<Local, Bits<W>>>,
@@ -69,7 +108,16 @@ pub struct Decode<const W: usize> {
     arr_cls_ok: Signal<Local, Bit>,
     rt_v: Signal<Local, Bit>,
     rt_d: Signal<Local, Bits<2>>,
-    rt_lok: Signal<Local, Bit>,
+    /// SPAM entry of `Node` for this input's phase.
+    sp_ev: Signal<Local, Bit>,
+    sp_ed: Signal<Local, Bits<2>>,
+    /// The routing decision for a header not for this node: valid, port,
+    /// error code when not valid, S=1 header that would go up, link ok.
+    f_v: Signal<Local, Bit>,
+    f_d: Signal<Local, Bits<2>>,
+    f_err: Signal<Local, Bits<ERR_CODE_W>>,
+    f_up: Signal<Local, Bit>,
+    f_lok: Signal<Local, Bit>,
     o_bad: Signal<Local, Bit>,
     res_m1: Signal<Local, Bits<MASK_W>>,
     multi: Signal<Local, Bit>,
@@ -78,10 +126,17 @@ pub struct Decode<const W: usize> {
     own: Vec<Constant<Bits<W>>>,
     par_v: Vec<Constant<Bit>>,
     par_d: Vec<Constant<Bits<2>>>,
-    cons_mask: Vec<Constant<Bits<MASK_W>>>,
+    /// Per class: consumption pool, bit j = channel j (output 4 + j).
+    pool: Vec<Constant<Bits<CONS_W>>>,
     ch_v: Vec<Constant<Bit>>,
     ch_lo: Vec<Constant<Bits<W>>>,
     ch_hi: Vec<Constant<Bits<W>>>,
+    /// SPAM routing (else tree) and this input's SPAM column, per target.
+    spam: Constant<Bit>,
+    sp_v: Vec<Constant<Bit>>,
+    sp_d: Vec<Constant<Bits<2>>>,
+    setup_cycles: Constant<Bits<SETUP_W>>,
+    setup_on: Constant<Bit>,
     // Per link port d.
     link_v: Vec<Constant<Bit>>,
     link_cls: Vec<Constant<Bits<CLASS_W>>>,
@@ -119,6 +174,7 @@ pub struct Decode<const W: usize> {
     e_bad_class: Constant<Bits<ERR_CODE_W>>,
     e_reserved_kind: Constant<Bits<ERR_CODE_W>>,
     _classes: usize,
+    _spam_n: usize,
 }
 
 fn ec(e: RouterError) -> Constant<Bits<ERR_CODE_W>> {
@@ -137,7 +193,7 @@ impl<const W: usize> Decode<W> {
         let mut own = vec![];
         let mut par_v = vec![];
         let mut par_d = vec![];
-        let mut cons_mask = vec![];
+        let mut pool = vec![];
         let mut ch_v = vec![];
         let mut ch_lo = vec![];
         let mut ch_hi = vec![];
@@ -146,16 +202,8 @@ impl<const W: usize> Decode<W> {
             own.push(k::<W>(t.own as u64));
             par_v.push(Constant::new(t.parent.is_some()));
             par_d.push(k::<2>(t.parent.map_or(0, |d| d.index() as u64)));
-            // One channel per class here: the RTL does not yet choose among
-            // a pool of several (RouterParams::consumption_pool).
-            let pool = p.consumption_pool(c as u8);
-            assert_eq!(
-                pool.count_ones(),
-                1,
-                "RTL: one consumption channel per class"
-            );
-            let co = consumption_output(pool.trailing_zeros() as u8);
-            cons_mask.push(k::<MASK_W>(1 << co));
+            // Channel j of the pool is output 4 + j (routing::consumption_output).
+            pool.push(k::<CONS_W>(p.consumption_pool(c as u8) as u64));
             for d in 0..4 {
                 let (v, lo, hi) = match t.child[d] {
                     Some((lo, hi)) => (true, lo as u64, hi as u64),
@@ -174,12 +222,33 @@ impl<const W: usize> Decode<W> {
             .collect();
         let is_link = input < 4;
         let arr = if is_link { cfg.in_class[input] } else { None };
+        let spam = p.routing == RoutingKind::Spam;
+        // This input's column of the SPAM table (its phase is fixed).
+        let column: Vec<u8> = match (&cfg.spam, spam) {
+            (Some(t), true) => {
+                let ph = t.in_phase[input] as usize;
+                t.next.iter().map(|e| e[ph]).collect()
+            }
+            (None, true) => panic!("SPAM routing without a SPAM table"),
+            _ => vec![],
+        };
+        let sp_v = column
+            .iter()
+            .map(|&e| Constant::new(e != NO_PORT))
+            .collect();
+        let sp_d = column
+            .iter()
+            .map(|&e| k::<2>(if e == NO_PORT { 0 } else { e as u64 }))
+            .collect();
         Decode {
             head: Default::default(),
             nonempty: Default::default(),
             state: Default::default(),
             reserved: Default::default(),
             wclass: Default::default(),
+            owned: Default::default(),
+            setup: Default::default(),
+            setup_wait: Default::default(),
             req: Default::default(),
             strip: Default::default(),
             hclass: Default::default(),
@@ -201,6 +270,10 @@ impl<const W: usize> Decode<W> {
             t_own: Default::default(),
             t_par_v: Default::default(),
             t_par_d: Default::default(),
+            t_pool: Default::default(),
+            c_free: Default::default(),
+            c_pick: Default::default(),
+            s_wait: Default::default(),
             t_cons: Default::default(),
             t_ch_v: (0..4).map(|_| Default::default()).collect(),
             t_lo: (0..4).map(|_| Default::default()).collect(),
@@ -212,14 +285,26 @@ impl<const W: usize> Decode<W> {
             arr_cls_ok: Default::default(),
             rt_v: Default::default(),
             rt_d: Default::default(),
-            rt_lok: Default::default(),
+            sp_ev: Default::default(),
+            sp_ed: Default::default(),
+            f_v: Default::default(),
+            f_d: Default::default(),
+            f_err: Default::default(),
+            f_up: Default::default(),
+            f_lok: Default::default(),
             o_bad: Default::default(),
             res_m1: Default::default(),
             multi: Default::default(),
             own,
             par_v,
             par_d,
-            cons_mask,
+            pool,
+            spam: Constant::new(spam),
+            _spam_n: column.len(),
+            sp_v,
+            sp_d,
+            setup_cycles: k::<SETUP_W>(p.setup_cycles as u64),
+            setup_on: Constant::new(p.setup_cycles > 0),
             ch_v,
             ch_lo,
             ch_hi,
@@ -280,7 +365,7 @@ impl<const W: usize> Logic for Decode<W> {
         self.t_own.next = 0.into();
         self.t_par_v.next = false;
         self.t_par_d.next = 0.into();
-        self.t_cons.next = 0.into();
+        self.t_pool.next = 0.into();
         for d in 0..4 {
             self.t_ch_v[d].next = false;
             self.t_lo[d].next = 0.into();
@@ -292,7 +377,7 @@ impl<const W: usize> Logic for Decode<W> {
                 self.t_own.next = self.own[c].val();
                 self.t_par_v.next = self.par_v[c].val();
                 self.t_par_d.next = self.par_d[c].val();
-                self.t_cons.next = self.cons_mask[c].val();
+                self.t_pool.next = self.pool[c].val();
                 for d in 0..4 {
                     self.t_ch_v[d].next = self.ch_v[c * 4 + d].val();
                     self.t_lo[d].next = self.ch_lo[c * 4 + d].val();
@@ -329,16 +414,67 @@ impl<const W: usize> Logic for Decode<W> {
             self.rt_v.next = self.t_par_v.val();
             self.rt_d.next = self.t_par_d.val();
         }
-        self.rt_lok.next = false;
-        for d in 0..4 {
-            if self.rt_d.val().index() == d {
-                self.rt_lok.next = self.lok[d].val();
+        // SPAM: this input's table entry for Node.
+        self.sp_ev.next = false;
+        self.sp_ed.next = 0.into();
+        for n in 0..self._spam_n {
+            if self.hnode.val().index() == n {
+                self.sp_ev.next = self.sp_v[n].val();
+                self.sp_ed.next = self.sp_d[n].val();
             }
         }
-        self.o_bad.next = (self.ho.val().get_bit(0) & !self.lok[0].val())
-            | (self.ho.val().get_bit(1) & !self.lok[1].val())
-            | (self.ho.val().get_bit(2) & !self.lok[2].val())
-            | (self.ho.val().get_bit(3) & !self.lok[3].val());
+        // The port of a header for another node: the tree's, or with SPAM
+        // and S=0 the SPAM table's (a missing entry: the worm would have to
+        // go up again, DownPhaseUp).
+        if self.spam.val() & !self.hs.val() {
+            self.f_v.next = self.sp_ev.val();
+            self.f_d.next = self.sp_ed.val();
+            self.f_err.next = self.e_down_phase_up.val();
+            self.f_up.next = false;
+        } else {
+            self.f_v.next = self.rt_v.val();
+            self.f_d.next = self.rt_d.val();
+            self.f_err.next = self.e_node_range.val();
+            self.f_up.next =
+                self.hs.val() & self.t_par_v.val() & (self.rt_d.val() == self.t_par_d.val());
+        }
+        self.f_lok.next = false;
+        for d in 0..4 {
+            if self.f_d.val().index() == d {
+                self.f_lok.next = self.lok[d].val();
+            }
+        }
+        // O bits: links of the header's class; with SPAM tree child ports only.
+        self.o_bad.next = (self.ho.val().get_bit(0)
+            & !(self.lok[0].val() & (self.t_ch_v[0].val() | !self.spam.val())))
+            | (self.ho.val().get_bit(1)
+                & !(self.lok[1].val() & (self.t_ch_v[1].val() | !self.spam.val())))
+            | (self.ho.val().get_bit(2)
+                & !(self.lok[2].val() & (self.t_ch_v[2].val() | !self.spam.val())))
+            | (self.ho.val().get_bit(3)
+                & !(self.lok[3].val() & (self.t_ch_v[3].val() | !self.spam.val())));
+        // Consumption: the lowest free channel of the pool, else the lowest
+        // of the pool (a priority chain over channels 0..3 = outputs 4..7).
+        self.c_free.next = self.t_pool.val() & !self.owned.val();
+        if self.c_free.val().any() {
+            self.c_pick.next = self.c_free.val();
+        } else {
+            self.c_pick.next = self.t_pool.val();
+        }
+        if self.c_pick.val().get_bit(0) {
+            self.t_cons.next = self.one.val() << 4;
+        } else if self.c_pick.val().get_bit(1) {
+            self.t_cons.next = self.one.val() << 5;
+        } else if self.c_pick.val().get_bit(2) {
+            self.t_cons.next = self.one.val() << 6;
+        } else if self.c_pick.val().get_bit(3) {
+            self.t_cons.next = self.one.val() << 7;
+        } else {
+            self.t_cons.next = 0.into();
+        }
+        // Setup delay: gated by a constant so that without a delay the
+        // counter and its comparator are removed by synthesis.
+        self.s_wait.next = self.setup_on.val() & (self.setup.val() < self.setup_cycles.val());
         // More than one output reserved: a split point.
         self.res_m1.next = self.reserved.val() - 1;
         self.multi.next = (self.reserved.val() & self.res_m1.val()).any();
@@ -354,12 +490,15 @@ impl<const W: usize> Logic for Decode<W> {
         self.drop_state.next = self.st_discard.val();
         self.err.next = false;
         self.code.next = 0.into();
+        self.setup_wait.next = false;
 
         if self.nonempty.val() {
             if self.state.val() == self.st_idle.val() {
                 if self.kind.val() == self.k_head.val() {
-                    // routing::first_head, checks in its order.
-                    if !self.class_ok.val() | !self.arr_cls_ok.val() {
+                    // router::decide, then routing::first_head, checks in its order.
+                    if self.s_wait.val() {
+                        self.setup_wait.next = true;
+                    } else if !self.class_ok.val() | !self.arr_cls_ok.val() {
                         self.err.next = true;
                         self.code.next = self.e_bad_class.val();
                     } else if !self.node_ok.val() {
@@ -381,23 +520,20 @@ impl<const W: usize> Logic for Decode<W> {
                                 self.req.next = bit_cast::<MASK_W, O_W>(self.ho.val());
                             }
                         }
-                    } else if !self.rt_v.val() {
+                    } else if !self.f_v.val() {
                         self.err.next = true;
-                        self.code.next = self.e_node_range.val();
-                    } else if self.hs.val()
-                        & self.t_par_v.val()
-                        & (self.rt_d.val() == self.t_par_d.val())
-                    {
+                        self.code.next = self.f_err.val();
+                    } else if self.f_up.val() {
                         self.err.next = true;
                         self.code.next = self.e_down_phase_up.val();
-                    } else if self.arr_is_link.val() & (self.rt_d.val() == self.arr_d.val()) {
+                    } else if self.arr_is_link.val() & (self.f_d.val() == self.arr_d.val()) {
                         self.err.next = true;
                         self.code.next = self.e_back_to_arrival.val();
-                    } else if !self.rt_lok.val() {
+                    } else if !self.f_lok.val() {
                         self.err.next = true;
                         self.code.next = self.e_bad_link.val();
                     } else {
-                        self.req.next = self.one.val() << self.rt_d.val();
+                        self.req.next = self.one.val() << self.f_d.val();
                     }
                 } else if self.kind.val() == self.k_body.val() {
                     self.err.next = true;

@@ -169,6 +169,11 @@ pub fn compare_router<const W: usize>(
                 r.class as u64,
                 u.in_class[i].q.val().to_u64(),
             )?;
+            chk(
+                Reg::InSetup(i),
+                r.setup as u64,
+                u.in_setup[i].q.val().to_u64(),
+            )?;
         }
         for o in 0..p.outputs() {
             chk(

@@ -1,10 +1,22 @@
-//! Per-instance router constants for a DSTM fabric, from the one definition
-//! in `wormcast-sim` (`trees::construct`, `RouterConfig::for_trees`).
+//! Per-instance router constants for a generated fabric, from the one
+//! definition in `wormcast-sim`: DSTM trees (`trees::construct`,
+//! `RouterConfig::for_trees`) or the SPAM baseline (`router::spam`,
+//! `RouterConfig::for_spam`), built exactly as the simulator's `Network`
+//! builds them (R1 = node 0).
 
-use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
+use wormcast_sim::router::spam::bfs_tree;
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::{construct, Named};
 use wormcast_sim::{InputError, InputResult};
+
+fn need_torus(topo: &Topology, why: &str) -> InputResult<()> {
+    if topo.is_torus() {
+        Ok(())
+    } else {
+        Err(InputError::new("topology", topo.to_string(), why))
+    }
+}
 
 /// Router configurations of every node of `topo` for the two trees of
 /// construction `named` rooted as the simulator does (R1 = node 0).
@@ -13,14 +25,47 @@ pub fn dstm_configs(
     named: Named,
     params: &RouterParams,
 ) -> InputResult<Vec<RouterConfig>> {
-    if !topo.is_torus() {
-        return Err(InputError::new(
-            "topology",
-            topo.to_string(),
-            "a torus `torus:KxM`: DSTM needs two edge-disjoint spanning trees (paper 000 §8)",
-        ));
-    }
+    need_torus(
+        topo,
+        "a torus `torus:KxM`: DSTM needs two edge-disjoint spanning trees (paper 000 §8)",
+    )?;
     let c = named.construction(topo, 0, None);
     let pair = construct(topo, &c)?;
     RouterConfig::for_trees(topo, &pair.trees, params, &[])
+}
+
+/// Router configurations of every node of `topo` for SPAM routing (paper
+/// 000 §2) on a BFS tree from node 0 (`tree = None`, the simulator's
+/// `construction = "bfs"`) or on tree 0 of construction `tree`, as
+/// `Network::new` builds them. `params.routing` must be `Spam`.
+pub fn spam_configs(
+    topo: &Topology,
+    tree: Option<Named>,
+    params: &RouterParams,
+) -> InputResult<Vec<RouterConfig>> {
+    need_torus(
+        topo,
+        "a torus `torus:KxM` (the simulator's SPAM networks are tori)",
+    )?;
+    let t = match tree {
+        None => bfs_tree(topo, 0, &[])?,
+        Some(named) => {
+            let [t0, _] = construct(topo, &named.construction(topo, 0, None))?.trees;
+            t0
+        }
+    };
+    RouterConfig::for_spam(topo, &t, params, &[])
+}
+
+/// Router configurations for `params.routing`: DSTM trees of `named`, or
+/// SPAM on a BFS tree (`named = None`) or on tree 0 of `named`.
+pub fn configs(
+    topo: &Topology,
+    named: Option<Named>,
+    params: &RouterParams,
+) -> InputResult<Vec<RouterConfig>> {
+    match params.routing {
+        RoutingKind::Tree => dstm_configs(topo, named.unwrap_or(Named::Dstm1), params),
+        RoutingKind::Spam => spam_configs(topo, named, params),
+    }
 }

@@ -12,7 +12,7 @@ use crate::fabric::Fabric;
 use crate::router::Router;
 use rust_hdl::prelude::*;
 use serde::Serialize;
-use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::topology::Topology;
 use wormcast_sim::{InputError, InputResult};
 
@@ -33,6 +33,23 @@ pub struct Generated {
     pub top: String,
     pub verilog: String,
     pub ports: Vec<Port>,
+}
+
+/// Every configuration must carry the tables of the routing function.
+fn check_tables(p: &RouterParams, cfg: &[RouterConfig]) -> InputResult<()> {
+    for c in cfg {
+        if (p.routing == RoutingKind::Spam) != c.spam.is_some() || c.tree.len() != p.classes {
+            return Err(InputError::new(
+                "configs",
+                format!("node {}", c.node),
+                format!(
+                    "tables for {:?} routing with {} classes",
+                    p.routing, p.classes
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_width(p: &RouterParams) -> InputResult<()> {
@@ -139,6 +156,7 @@ fn fabric_raw<const W: usize>(topo: &Topology, p: &RouterParams, cfg: &[RouterCo
 /// One router with the per-instance constants of `cfg`.
 pub fn router_module(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Generated> {
     check_width(p)?;
+    check_tables(p, std::slice::from_ref(cfg))?;
     let raw = match p.flit.width {
         16 => router_raw::<16>(p, cfg),
         32 => router_raw::<32>(p, cfg),
@@ -161,6 +179,7 @@ pub fn fabric_module(
             format!("one router configuration per node ({})", topo.nodes()),
         ));
     }
+    check_tables(p, cfg)?;
     let raw = match p.flit.width {
         16 => fabric_raw::<16>(topo, p, cfg),
         32 => fabric_raw::<32>(topo, p, cfg),

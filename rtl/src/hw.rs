@@ -22,6 +22,9 @@ pub const O_W: usize = 4;
 pub const OWNER_W: usize = 4;
 /// `prio`: an input number.
 pub const PRIO_W: usize = 3;
+/// `in_setup`, the header setup counter (`setup_cycles` is 0..=255); the
+/// native VCD's `in_P_setup` width.
+pub const SETUP_W: usize = wormcast_sim::waves::SETUP_BITS as usize;
 /// `err_count` (saturating).
 pub const ERR_COUNT_W: usize = 16;
 /// `err_code` (`RouterError` codes 1..=11).

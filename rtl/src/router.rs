@@ -3,7 +3,7 @@
 //! coordinated flow control, TAIL release_tail, Discard, and the error register.
 //!
 //! One clock edge here equals one call of the native `router::step`: the
-//! same registers (`in_state`, `in_reserved`, `in_class`, `out_flit`,
+//! same registers (`in_state`, `in_reserved`, `in_class`, `in_setup`, `out_flit`,
 //! `out_valid`, `out_owner`, `prio`, `err_count`, `err_code`, and per FIFO
 //! `count` and `ready`) take the same values. Outputs are registers only, so
 //! no combinational path runs from any router input to any router output
@@ -15,7 +15,7 @@
 //! `RouterState::reset()`.
 
 use crate::arbiter::{vdef, Arbiter};
-use crate::decode::Decode;
+use crate::decode::{Decode, CONS_W, SETUP_W};
 use crate::fifo::InputFifo;
 use crate::hw::*;
 use rust_hdl::prelude::*;
@@ -32,6 +32,9 @@ pub enum Fault {
     ArbiterPriority,
     /// `ready` from the FIFO fill before the edge instead of after it.
     ReadyBeforeEdge,
+    /// The header setup counter stops one cycle early (a first HEAD
+    /// requests after `setup_cycles - 1` cycles at its FIFO head).
+    SetupOffByOne,
 }
 
 #[derive(LogicBlock)]
@@ -52,6 +55,8 @@ pub struct Router<const W: usize> {
     pub in_state: Vec<DFF<Bits<STATE_W>>>,
     pub in_reserved: Vec<DFF<Bits<MASK_W>>>,
     pub in_class: Vec<DFF<Bits<CLASS_W>>>,
+    /// Header setup counter (`InputRegs::setup`).
+    pub in_setup: Vec<DFF<Bits<SETUP_W>>>,
     pub out_flit: Vec<DFF<Bits<W>>>,
     pub out_valid: Vec<DFF<Bit>>,
     pub out_owner: Vec<DFF<Bits<OWNER_W>>>,
@@ -66,6 +71,10 @@ pub struct Router<const W: usize> {
     ownm_all: Signal<Local, Bits<MASK_W>>,
     /// Input i's flit leaves now (all its outputs can load).
     go: Vec<Signal<Local, Bit>>,
+    /// Input i's FIFO head leaves at this edge.
+    popi: Vec<Signal<Local, Bit>>,
+    setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
+    setup_one: Constant<Bits<SETUP_W>>,
     nerr: Vec<Signal<Local, Bits<ERR_CODE_W>>>,
     nerr_all: Signal<Local, Bits<ERR_CODE_W>>,
     err_sum: Signal<Local, Bits<17>>,
@@ -102,11 +111,20 @@ impl<const W: usize> Router<W> {
             fifo: (0..n_in)
                 .map(|_| InputFifo::with_fault(p.depth, fault == Fault::ReadyBeforeEdge))
                 .collect(),
-            dec: (0..n_in).map(|i| Decode::new(cfg, p, i)).collect(),
+            dec: (0..n_in)
+                .map(|i| {
+                    let mut q = *p;
+                    if fault == Fault::SetupOffByOne {
+                        q.setup_cycles = q.setup_cycles.saturating_sub(1);
+                    }
+                    Decode::new(cfg, &q, i)
+                })
+                .collect(),
             arb: Arbiter::new(n_in, fault == Fault::ArbiterPriority),
             in_state: vdef(n_in),
             in_reserved: vdef(n_in),
             in_class: vdef(n_in),
+            in_setup: vdef(n_in),
             out_flit: vdef(n_out),
             out_valid: vdef(n_out),
             out_owner: vdef(n_out),
@@ -118,6 +136,9 @@ impl<const W: usize> Router<W> {
             ownm: vdef(n_out + 1),
             ownm_all: Default::default(),
             go: vdef(n_in),
+            popi: vdef(n_in),
+            setup_inc: vdef(n_in),
+            setup_one: Constant::new(1u64.into()),
             nerr: vdef(n_in + 1),
             nerr_all: Default::default(),
             err_sum: Default::default(),
@@ -191,6 +212,8 @@ impl<const W: usize> Logic for Router<W> {
             self.in_reserved[i].d.next = self.in_reserved[i].q.val();
             self.in_class[i].clock.next = self.clock.val();
             self.in_class[i].d.next = self.in_class[i].q.val();
+            self.in_setup[i].clock.next = self.clock.val();
+            self.in_setup[i].d.next = self.in_setup[i].q.val();
 
             self.fifo[i].clock.next = self.clock.val();
             self.fifo[i].rst.next = self.rst.val();
@@ -203,16 +226,27 @@ impl<const W: usize> Logic for Router<W> {
             self.dec[i].state.next = self.in_state[i].q.val();
             self.dec[i].reserved.next = self.in_reserved[i].q.val();
             self.dec[i].wclass.next = self.in_class[i].q.val();
+            self.dec[i].owned.next = self.ownm_all.val().get_bits::<CONS_W>(4);
+            self.dec[i].setup.next = self.in_setup[i].q.val();
             self.arb.req[i].next = self.dec[i].req.val();
 
             // Coordinated flow control: all outputs of the flit, or none.
             self.go[i].next = self.dec[i].send.val()
                 & ((self.dec[i].send_outs.val() & self.clm_all.val())
                     == self.dec[i].send_outs.val());
-            self.fifo[i].pop.next = self.dec[i].drop.val()
+            self.popi[i].next = self.dec[i].drop.val()
                 | self.dec[i].err.val()
                 | self.go[i].val()
                 | (self.arb.grant[i].val() & self.dec[i].strip.val());
+            self.fifo[i].pop.next = self.popi[i].val();
+            // Header setup counter: up while a first HEAD waits, 0 on a pop.
+            self.setup_inc[i].next = self.in_setup[i].q.val() + self.setup_one.val();
+            if self.dec[i].setup_wait.val() {
+                self.in_setup[i].d.next = self.setup_inc[i].val();
+            }
+            if self.popi[i].val() {
+                self.in_setup[i].d.next = 0.into();
+            }
 
             if self.go[i].val() {
                 for o in 0..self._n_out {
@@ -271,6 +305,7 @@ impl<const W: usize> Logic for Router<W> {
                 self.in_state[i].d.next = self.st_idle.val();
                 self.in_reserved[i].d.next = 0.into();
                 self.in_class[i].d.next = 0.into();
+                self.in_setup[i].d.next = 0.into();
             }
             for o in 0..self._n_out {
                 self.out_flit[o].d.next = 0.into();

@@ -112,3 +112,33 @@ fn fabric_verilog_valid() {
     iverilog("fabric_4x4", &g.verilog);
     yosys("wormcast_torus_4x4", &g.verilog, &g.top);
 }
+
+#[test]
+fn spam_router_with_setup_verilog_deterministic_and_valid() {
+    use wormcast_rtl::fabric_cfg::spam_configs;
+    use wormcast_sim::config::RoutingKind;
+    let p = RouterParams {
+        classes: 1,
+        routing: RoutingKind::Spam,
+        setup_cycles: 3,
+        ..RouterParams::default()
+    };
+    let topo = Topology::torus(4, 4).unwrap();
+    let cfg = spam_configs(&topo, None, &p).unwrap();
+    let a = router_module(&p, &cfg[5]).unwrap();
+    let b = router_module(&p, &cfg[5]).unwrap();
+    assert_eq!(a.verilog, b.verilog, "generation is deterministic");
+    // Same ports as a tree router; the SPAM column and setup constant are
+    // localparams.
+    assert_eq!(a.ports.len(), 2 + 3 * 5 + 3 * 6 + 2);
+    assert!(a.verilog.contains("sp_d$15"), "16 SPAM entries per input");
+    yosys("wormcast_router_n5_spam", &a.verilog, &a.top);
+    iverilog("router_n5_spam", &a.verilog);
+    // Tables of the wrong routing function are an input error, not a panic.
+    let tree_p = RouterParams::default();
+    let tree_cfg = dstm_configs(&topo, Named::Dstm1, &tree_p).unwrap();
+    let e = router_module(&p, &tree_cfg[5]).unwrap_err();
+    assert!(e.to_string().contains("configs"), "{e}");
+    let e = router_module(&tree_p, &cfg[5]).unwrap_err();
+    assert!(e.to_string().contains("configs"), "{e}");
+}

@@ -23,7 +23,8 @@ pub enum RoutingKind {
     /// Up/down on a spanning tree, one table per class (DSTM, paper 000 §3).
     Tree,
     /// SPAM baseline (paper 000 §2): one BFS tree plus cross links, one
-    /// class, per-router table by (target, phase); native model only.
+    /// class, per-router table by (target, phase); native model and RTL
+    /// (`rtl/src/decode.rs`).
     Spam,
 }
 
@@ -41,8 +42,8 @@ pub struct RouterParams {
     pub classes: usize,
     pub routing: RoutingKind,
     /// Header setup delay: a first HEAD at an idle input requests only after
-    /// it has been at its FIFO head this many cycles (0 = none). Native model
-    /// only; the RTL twin has no setup counter.
+    /// it has been at its FIFO head this many cycles (0 = none). The RTL
+    /// twin has the same counter (`in_setup`).
     pub setup_cycles: u32,
 }
 

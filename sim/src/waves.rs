@@ -12,6 +12,7 @@
 //! | `in_P_class`        | 2                | class of the worm |
 //! | `in_P_count`        | bits of depth    | flits in the input FIFO |
 //! | `in_P_ready`        | 1                | registered ready to upstream |
+//! | `in_P_setup`        | 8                | header setup counter (only when `setup_cycles` > 0) |
 //! | `out_P_flit`        | flit width       | output register |
 //! | `out_P_valid`       | 1                | output register valid |
 //! | `out_P_owner`       | 4                | input index holding the output, 0xF = none |
@@ -58,6 +59,8 @@ pub const OWNER_BITS: u32 = 4;
 pub const ERR_COUNT_BITS: u32 = 16;
 /// Width of the `err_code` register (codes 1..=11).
 pub const ERR_CODE_BITS: u32 = 4;
+/// Width of the `in_P_setup` header setup counter (`setup_cycles` ≤ 255).
+pub const SETUP_BITS: u32 = 8;
 /// Width of the shadow message numbers.
 pub const MSG_BITS: u32 = 32;
 
@@ -191,6 +194,9 @@ fn router_values(p: &RouterParams, s: &RouterState, msg: &[u32; MAX_OUTPUTS], v:
         v.push(i.class as u64);
         v.push(i.fifo.count as u64);
         v.push(i.ready as u64);
+        if p.setup_cycles > 0 {
+            v.push(i.setup as u64);
+        }
     }
     for o in &s.out[..p.outputs()] {
         v.push(o.flit);
@@ -244,6 +250,9 @@ impl<W: Write> VcdWriter<W> {
                 add(&mut w, CLASS_BITS, &format!("{n}_class"), false)?;
                 add(&mut w, count_bits, &format!("{n}_count"), false)?;
                 add(&mut w, 1, &format!("{n}_ready"), false)?;
+                if p.setup_cycles > 0 {
+                    add(&mut w, SETUP_BITS, &format!("{n}_setup"), false)?;
+                }
             }
             for o in 0..p.outputs() {
                 let n = output_name(o);

@@ -350,3 +350,35 @@ fn bad_options_name_the_flag_value_and_what_is_allowed() {
     assert_eq!(parse_window(Some("3..")).unwrap().end, u64::MAX);
     assert_eq!(parse_window(None).unwrap(), Window::ALL);
 }
+
+/// With a header setup delay the per-input `setup` counter is dumped as
+/// `in_P_setup` (8 bits) and follows the model's register every cycle;
+/// without one it is absent (the hierarchy test above).
+#[test]
+fn setup_counter_is_dumped_with_a_setup_delay() {
+    let mut sc = scenario();
+    sc.network.header_setup_cycles = 2;
+    let mut net = Network::new(&sc).unwrap();
+    let nodes = parse_routers(&net.fabric.topo, None).unwrap();
+    let mut buf = Vec::new();
+    let mut w = VcdWriter::new(&net.fabric, &nodes, Window::ALL, &mut buf).unwrap();
+    let mut states = vec![net.fabric.state.clone()];
+    w.sample(&net.fabric).unwrap();
+    net.run(&mut |n| {
+        w.sample(&n.fabric).unwrap();
+        states.push(n.fabric.state.clone());
+        true
+    });
+    w.finish().unwrap();
+    let d = parse(&buf);
+    let src = rname(SOURCE.0, SOURCE.1);
+    let path = ["fabric", src.as_str(), "in_inj0_setup"];
+    assert_eq!(d.width(&path), 8);
+    let mut max = 0;
+    for (t, s) in states.iter().enumerate() {
+        let v = s[0].inp[4].setup as u64;
+        assert_eq!(d.at(&path, t as u64), Some(v), "cycle {t}");
+        max = max.max(v);
+    }
+    assert_eq!(max, 2, "the source's first HEAD waits 2 cycles");
+}

@@ -1,14 +1,17 @@
-//! `wormcast verilog`: writes the Verilog of one router or of a whole DSTM
-//! torus fabric (ARCHITECTURE §7), one `.v` file per top module plus a
-//! `manifest.json` with the files, the top module, the parameters and the
-//! port map (names, directions, widths). Output is deterministic.
+//! `wormcast verilog`: writes the Verilog of one router or of a whole torus
+//! fabric (ARCHITECTURE §7), DSTM tree routing or the SPAM baseline
+//! (`--routing spam`), optionally with a header setup delay
+//! (`--setup-cycles`), one `.v` file per top module plus a `manifest.json`
+//! with the files, the top module, the parameters (routing and setup cycles
+//! included) and the port map (names, directions, widths). Output is
+//! deterministic.
 
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wormcast_rtl::fabric_cfg::dstm_configs;
+use wormcast_rtl::fabric_cfg::configs;
 use wormcast_rtl::generate::{fabric_module, router_module, Generated, WIDTHS};
-use wormcast_sim::config::RouterParams;
+use wormcast_sim::config::{RouterParams, RoutingKind};
 use wormcast_sim::flit::FlitFormat;
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
@@ -23,9 +26,19 @@ pub struct VerilogArgs {
     /// Network, `torus:KxM` (DSTM trees need a torus).
     #[arg(long, default_value = "torus:4x4")]
     pub topology: String,
-    /// `dstm1`, `dstm2`, or a method such as `+x-y/-y+x`.
-    #[arg(long, default_value = "dstm1")]
-    pub construction: String,
+    /// Routing function: `tree` (DSTM up/down, two classes) or `spam` (the
+    /// SPAM baseline: one tree plus cross links, one class).
+    #[arg(long, default_value = "tree")]
+    pub routing: String,
+    /// Trees: `dstm1` (default for tree routing), `dstm2`, or a method such
+    /// as `+x-y/-y+x`. With `--routing spam`: `bfs` (default, a BFS tree
+    /// from node 0) or a construction whose tree 0 SPAM uses.
+    #[arg(long)]
+    pub construction: Option<String>,
+    /// Header setup delay: cycles a first HEAD waits at its FIFO head
+    /// before requesting (0..255).
+    #[arg(long, default_value_t = 0)]
+    pub setup_cycles: u32,
     /// With `--router`: the node whose constants the router gets, `X,Y` or an id.
     #[arg(long, default_value = "0")]
     pub node: String,
@@ -66,7 +79,27 @@ fn parse_node(topo: &Topology, s: &str) -> Result<u32, InputError> {
 
 fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     let topo = Topology::parse(&a.topology)?;
-    let named = Named::parse(&a.construction)?;
+    let routing = match a.routing.trim() {
+        "tree" => RoutingKind::Tree,
+        "spam" => RoutingKind::Spam,
+        other => return Err(InputError::new("routing", other, "tree or spam")),
+    };
+    let construction = a.construction.clone().unwrap_or_else(|| {
+        match routing {
+            RoutingKind::Tree => "dstm1",
+            RoutingKind::Spam => "bfs",
+        }
+        .to_string()
+    });
+    // SPAM on a BFS tree has no named construction.
+    let named = if routing == RoutingKind::Spam && construction.trim() == "bfs" {
+        None
+    } else {
+        Some(Named::parse(&construction)?)
+    };
+    if a.setup_cycles > 255 {
+        return Err(InputError::new("setup_cycles", a.setup_cycles, "0 to 255"));
+    }
     let flit = FlitFormat::new(a.flit_width)?;
     if !WIDTHS.contains(&a.flit_width) {
         return Err(InputError::new(
@@ -80,10 +113,12 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         depth: a.buffer_depth,
         injection: a.injection_channels,
         consumption: a.consumption_channels,
-        ..RouterParams::default()
+        classes: if routing == RoutingKind::Spam { 1 } else { 2 },
+        routing,
+        setup_cycles: a.setup_cycles,
     };
     params.validate()?;
-    let cfg = dstm_configs(&topo, named, &params)?;
+    let cfg = configs(&topo, named, &params)?;
     let (g, node): (Generated, Option<u32>) = if a.router {
         let n = parse_node(&topo, &a.node)?;
         (router_module(&params, &cfg[n as usize])?, Some(n))
@@ -101,14 +136,15 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         "top": g.top,
         "parameters": {
             "topology": topo.to_string(),
-            "construction": named.to_string(),
+            "construction": named.map_or("bfs".to_string(), |n| n.to_string()),
             "node": node,
             "flit_width": params.flit.width,
             "buffer_depth": params.depth,
             "injection_channels": params.injection,
             "consumption_channels": params.consumption,
             "classes": params.classes,
-            "routing": "tree",
+            "routing": a.routing.trim(),
+            "setup_cycles": params.setup_cycles,
         },
         "ports": g.ports,
         "port_naming": if a.router {

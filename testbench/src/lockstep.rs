@@ -67,8 +67,12 @@ impl RouterStim {
             3 if !sane => n + r.gen_range(0..3),
             _ => r.gen_range(0..n),
         };
+        // Legal O bits: links of the class; with SPAM tree child ports only
+        // (multicast branches go down the tree).
+        let spam = self.params.routing == wormcast_sim::config::RoutingKind::Spam;
         let links: u8 = (0..4)
             .filter(|&d| self.cfg.out_class[d] == Some(class))
+            .filter(|&d| !spam || t.child[d].is_some())
             .fold(0, |m, d| m | 1 << d);
         let (c, o, s) = if sane {
             let o = r.gen_range(0..16u8) & links;
@@ -158,6 +162,12 @@ pub struct LockstepStats {
     pub errors: u64,
     pub grants: u64,
     pub flits_out: u64,
+    /// Malformed worms by `RouterError` code (index = code).
+    pub err_codes: [u64; 16],
+    /// Flits loaded into each output register.
+    pub loaded: [u64; wormcast_sim::config::MAX_OUTPUTS],
+    /// Cycles in which some first HEAD paid the header setup delay.
+    pub setup_cycles: u64,
     pub seconds: f64,
 }
 
@@ -173,8 +183,23 @@ pub fn router_lockstep<const W: usize>(
     seed: u64,
     internal: bool,
 ) -> Result<LockstepStats, Mismatch> {
+    router_lockstep_vs::<W>(cfg, cfg, params, fault, cycles, seed, internal)
+}
+
+/// Like [`router_lockstep`], but the rust-hdl router is generated from
+/// `rtl_cfg` while the native model (and the stimulus) use `cfg`: with a
+/// deliberately wrong table in `rtl_cfg` the run must fail.
+pub fn router_lockstep_vs<const W: usize>(
+    cfg: &RouterConfig,
+    rtl_cfg: &RouterConfig,
+    params: &RouterParams,
+    fault: Fault,
+    cycles: u64,
+    seed: u64,
+    internal: bool,
+) -> Result<LockstepStats, Mismatch> {
     let t0 = std::time::Instant::now();
-    let mut dut = RouterDut::<W>::new(cfg, params, fault);
+    let mut dut = RouterDut::<W>::new(rtl_cfg, params, fault);
     let mut stim = RouterStim::new(cfg, params, seed);
     let mut cur = RouterState::reset();
     let mut next = RouterState::reset();
@@ -186,6 +211,14 @@ pub fn router_lockstep<const W: usize>(
         st.errors += act.errors.count_ones() as u64;
         st.grants += act.granted.count_ones() as u64;
         st.flits_out += act.sent.count_ones() as u64;
+        for i in 0..params.inputs() {
+            st.err_codes[act.err_codes[i] as usize & 15] += (act.errors >> i & 1) as u64;
+        }
+        for o in 0..params.outputs() {
+            st.loaded[o] += (act.loaded_from[o] != router::NO_OWNER) as u64;
+        }
+        st.setup_cycles +=
+            (0..params.inputs()).any(|i| next.inp[i].setup > cur.inp[i].setup) as u64;
         std::mem::swap(&mut cur, &mut next);
         dut.set_inputs(&io);
         dut.tick();

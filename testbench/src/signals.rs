@@ -19,6 +19,7 @@
 //! the same table, so the two checks cannot drift apart. `docs/waveforms.md`
 //! prints this table.
 
+use wormcast_rtl::decode::SETUP_W;
 use wormcast_rtl::hw::{CLASS_W, ERR_CODE_W, ERR_COUNT_W, MASK_W, OWNER_W, PRIO_W, STATE_W};
 use wormcast_sim::config::RouterParams;
 use wormcast_sim::ports::{input_name, output_name};
@@ -53,6 +54,7 @@ impl Signal {
             Kind::InReserved(i) => s.inp[i].reserved as u64,
             Kind::InClass(i) => s.inp[i].class as u64,
             Kind::InCount(i) => s.inp[i].fifo.count as u64,
+            Kind::InSetup(i) => s.inp[i].setup as u64,
             Kind::InReady(i) => s.inp[i].ready as u64,
             Kind::OutFlit(o) => s.out[o].flit,
             Kind::OutValid(o) => s.out[o].valid as u64,
@@ -158,6 +160,18 @@ pub fn router_signals(p: &RouterParams, internal: bool) -> Vec<Signal> {
                 COUNT_W as usize,
                 false,
             );
+            // The setup counter exists in both models only in use: with
+            // `setup_cycles` = 0 it is constant 0 (and absent from the
+            // native VCD), so it is compared only when it counts.
+            if p.setup_cycles > 0 {
+                add(
+                    Kind::InSetup(i),
+                    format!("{n}_setup"),
+                    format!("in_setup${i}$q"),
+                    SETUP_W,
+                    false,
+                );
+            }
         }
         for o in 0..p.outputs() {
             add(
@@ -191,6 +205,7 @@ pub fn rtl_value<const W: usize>(s: &Signal, u: &wormcast_rtl::Router<W>) -> u64
         Kind::InReserved(i) => u.in_reserved[i].q.val().to_u64(),
         Kind::InClass(i) => u.in_class[i].q.val().to_u64(),
         Kind::InCount(i) => u.fifo[i].count.val().to_u64(),
+        Kind::InSetup(i) => u.in_setup[i].q.val().to_u64(),
         Kind::InReady(i) => u.i_ready[i].val() as u64,
         Kind::OutFlit(o) => u.o_flit[o].val().to_u64(),
         Kind::OutValid(o) => u.o_valid[o].val() as u64,

@@ -41,3 +41,30 @@ fn fabric_3x5_dstm2_lockstep() {
     eprintln!("{st:?}");
     assert!(st.delivered > 100, "{st:?}");
 }
+
+/// The 4×4 SPAM scenario (BFS tree from node 0, one class, pool of two
+/// consumption channels) with a header setup delay of 2 cycles.
+fn spam_scenario(rate: f64, seed: u64, setup: u32) -> wormcast_sim::scenario::Scenario {
+    let mut sc = fabric_scenario("torus:4x4", rate, seed);
+    sc.network.routing = "spam".into();
+    sc.network.construction = "bfs".into();
+    sc.network.header_setup_cycles = setup;
+    sc
+}
+
+#[test]
+fn fabric_4x4_spam_setup2_lockstep() {
+    let sc = spam_scenario(0.01, 31, 2);
+    let st = fabric_lockstep::<32>(&sc, Fault::None, 6_000)
+        .unwrap_or_else(|m| panic!("SPAM fabric lockstep mismatch: {m}"));
+    eprintln!("{st:?}");
+    assert!(st.multicasts > 20 && st.delivered > 300, "{st:?}");
+}
+
+#[test]
+fn fabric_spam_setup_off_by_one_is_caught() {
+    let sc = spam_scenario(0.01, 32, 2);
+    let m = fabric_lockstep::<32>(&sc, Fault::SetupOffByOne, 2_000)
+        .expect_err("a setup counter one short must be detected");
+    eprintln!("caught: {m}");
+}
