@@ -25,6 +25,43 @@ pub enum RoutingKind {
     /// SPAM baseline (paper 000 §2): one BFS tree plus cross links, one
     /// class, per-router table by (target, phase); native model only.
     Spam,
+    /// Hamiltonian R on a mesh (paper 001 §2.1): snake-label addresses, two
+    /// classes (label-increasing HIGH = 0, decreasing LOW = 1).
+    Hamiltonian,
+    /// Dimension-ordered XY on a mesh (e-cube), one class.
+    Dor,
+    /// Deterministic negative-first on a mesh (paper 004 §3.1), one class.
+    NegativeFirst,
+}
+
+impl RoutingKind {
+    /// The mesh routing functions of `router::mesh`.
+    pub fn is_mesh(self) -> bool {
+        matches!(
+            self,
+            RoutingKind::Hamiltonian | RoutingKind::Dor | RoutingKind::NegativeFirst
+        )
+    }
+
+    /// Channel classes the routing function uses.
+    pub fn mesh_classes(self) -> usize {
+        if self == RoutingKind::Hamiltonian {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Scenario name (`network.routing`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutingKind::Tree => "tree",
+            RoutingKind::Spam => "spam",
+            RoutingKind::Hamiltonian => "hamiltonian",
+            RoutingKind::Dor => "dor",
+            RoutingKind::NegativeFirst => "negative_first",
+        }
+    }
 }
 
 /// Generation parameters shared by all routers of a fabric.
@@ -104,6 +141,17 @@ impl RouterParams {
                 "1 with SPAM routing (one tree, one class)",
             ));
         }
+        if self.routing.is_mesh() && self.classes != self.routing.mesh_classes() {
+            return Err(InputError::new(
+                "classes",
+                self.classes,
+                format!(
+                    "{} with {} routing",
+                    self.routing.mesh_classes(),
+                    self.routing.name()
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -153,6 +201,9 @@ pub struct RouterConfig {
     /// SPAM routing table (`RoutingKind::Spam` only): per target and phase
     /// the output port, N×3 entries of 2 bits.
     pub spam: Option<crate::router::spam::SpamTable>,
+    /// Mesh routing constants (`RoutingKind::{Hamiltonian, Dor,
+    /// NegativeFirst}` only).
+    pub mesh: Option<crate::router::mesh::MeshConsts>,
 }
 
 impl RouterConfig {
@@ -195,6 +246,7 @@ impl RouterConfig {
                     out_class: link_class,
                     tree: trees.iter().map(|t| t.table(u)).collect(),
                     spam: None,
+                    mesh: None,
                 }
             })
             .collect())
@@ -234,6 +286,39 @@ impl RouterConfig {
                     out_class: link_class,
                     tree: vec![tree.table(u)],
                     spam: Some(t),
+                    mesh: None,
+                }
+            })
+            .collect())
+    }
+
+    /// Configures every router of mesh `topo` for a mesh routing function
+    /// (`params.routing`): per-router address constants, link classes from
+    /// the function (Hamiltonian: HIGH toward a larger label). The `Node`
+    /// field must hold the routing's address space.
+    pub fn for_mesh(topo: &Topology, params: &RouterParams) -> InputResult<Vec<RouterConfig>> {
+        use crate::router::mesh::{address_space, MeshConsts};
+        params.validate()?;
+        let kind = params.routing;
+        if !kind.is_mesh() || topo.is_torus() {
+            return Err(InputError::new(
+                "network.routing",
+                kind.name(),
+                "hamiltonian, dor or negative_first on a mesh (`mesh:KxM`)",
+            ));
+        }
+        params.flit.check_nodes(address_space(kind, topo))?;
+        Ok((0..topo.nodes())
+            .map(|u| {
+                let c = MeshConsts::new(kind, topo, u);
+                RouterConfig {
+                    node: u,
+                    node_count: topo.nodes(),
+                    in_class: Dir::ALL.map(|d| c.in_class(kind, d)),
+                    out_class: Dir::ALL.map(|d| c.out_class(kind, d)),
+                    tree: Vec::new(),
+                    spam: None,
+                    mesh: Some(c),
                 }
             })
             .collect())

@@ -74,7 +74,10 @@ pub struct Network {
 impl Network {
     pub fn new(scenario: &Scenario) -> InputResult<Network> {
         let v = scenario.validate()?;
-        let (trees, cfg) = if v.params.routing == RoutingKind::Spam {
+        let (trees, cfg) = if v.params.routing.is_mesh() {
+            // Path-based worms on a mesh: no trees.
+            (Vec::new(), RouterConfig::for_mesh(&v.topo, &v.params)?)
+        } else if v.params.routing == RoutingKind::Spam {
             // SPAM: one tree (BFS from R1, or tree 0 of the construction);
             // every message uses it.
             let tree = if v.spam_bfs {
@@ -167,6 +170,25 @@ impl Network {
     ) -> InputResult<u32> {
         dests.sort_unstable();
         dests.dedup();
+        if let Some(scheme) = self.v.scheme {
+            if let Some(t) = tree {
+                return Err(InputError::new("tree", t, "none with mesh routing"));
+            }
+            let kind = self.v.params.routing;
+            let topo = self.v.topo;
+            let worms = scheme.worms(&topo, source, &dests)?;
+            let heads: Vec<Vec<flit::Flit>> = worms
+                .iter()
+                .map(|w| {
+                    crate::pathbased::scheme::encode(kind, &topo, w)
+                        .iter()
+                        .map(|h| self.fmt.head(*h))
+                        .collect()
+                })
+                .collect();
+            let class = worms.first().map_or(0, |w| w.class);
+            return Ok(self.enqueue(source, dests, length, class, heads));
+        }
         let class = match tree {
             Some(t) if t < self.trees.len() => t,
             Some(t) => {
@@ -180,14 +202,27 @@ impl Network {
             None => policy::multicast_tree(self.trees.len(), &mut self.rngs[source as usize]),
         };
         let heads = encode(&self.trees[class], source, &dests, class as u8)?;
-        let heads = heads.iter().map(|h| self.fmt.head(*h)).collect();
+        let heads = vec![heads.iter().map(|h| self.fmt.head(*h)).collect()];
+        Ok(self.enqueue(source, dests, length, class as u8, heads))
+    }
+
+    /// Records a message and queues its worms at the source NI.
+    fn enqueue(
+        &mut self,
+        source: NodeId,
+        dests: Vec<NodeId>,
+        length: u32,
+        class: u8,
+        heads: Vec<Vec<flit::Flit>>,
+    ) -> u32 {
         let id = self.msgs.len() as u32;
+        let worms = heads.len() as u32;
         let nd = dests.len();
         self.msgs.push(Message {
             source,
             dests,
             length,
-            class: class as u8,
+            class,
             heads,
             created: self.cycle(),
             injected: u64::MAX,
@@ -196,12 +231,12 @@ impl Network {
         });
         self.incomplete += 1;
         let ni = &mut self.nis[source as usize];
-        ni.queue.push_back(id);
-        if !ni.busy {
+        ni.queue.extend((0..worms).map(|w| (id, w)));
+        if !ni.busy && worms > 0 {
             ni.busy = true;
             self.busy.push(source);
         }
-        Ok(id)
+        id
     }
 
     fn generate(&mut self) {
@@ -234,7 +269,12 @@ impl Network {
                         }
                     })
                     .collect();
-            self.submit(u, dests, tr.length, None)
+            let length = if tr.length_max > tr.length {
+                rng.gen_range(tr.length..=tr.length_max)
+            } else {
+                tr.length
+            };
+            self.submit(u, dests, length, None)
                 .expect("generated messages are valid");
             let gap = self.next_gap(u);
             self.arrivals.push(Reverse((now + gap, u)));
@@ -395,6 +435,7 @@ impl Network {
     fn send(&mut self) {
         let now = self.cycle();
         let startup = self.scenario.timing.startup_cycles;
+        let serial = self.scenario.timing.startup_serial;
         let mut k = 0;
         while k < self.busy.len() {
             let u = self.busy[k] as usize;
@@ -411,11 +452,16 @@ impl Network {
                     continue;
                 }
                 if s.state == SendState::Idle {
-                    if let Some(m) = ni.queue.pop_front() {
+                    if let Some((m, w)) = ni.queue.pop_front() {
                         s.msg = m;
-                        s.state = SendState::Startup {
-                            until: now + startup,
+                        s.worm = w;
+                        let until = if serial {
+                            ni.startup_free = ni.startup_free.max(now) + startup;
+                            ni.startup_free
+                        } else {
+                            now + startup
                         };
+                        s.state = SendState::Startup { until };
                     }
                 }
                 if let SendState::Startup { until } = s.state {
@@ -426,10 +472,11 @@ impl Network {
                 if let SendState::Sending { next } = s.state {
                     let m = &self.msgs[s.msg as usize];
                     let tag = s.msg as u64 & self.fmt.payload_mask();
-                    s.out_flit = message_flit(&self.fmt, &m.heads, m.length, tag, next);
+                    let w = s.worm as usize;
+                    s.out_flit = message_flit(&self.fmt, &m.heads[w], m.length, tag, next);
                     s.out_valid = true;
                     s.out_msg = s.msg;
-                    s.state = if next + 1 == m.total_flits() {
+                    s.state = if next + 1 == m.total_flits(w) {
                         SendState::Idle
                     } else {
                         SendState::Sending { next: next + 1 }

@@ -26,6 +26,8 @@ pub enum SendState {
 pub struct Sender {
     pub state: SendState,
     pub msg: u32,
+    /// Worm of `msg` being sent.
+    pub worm: u32,
     pub out_flit: Flit,
     pub out_valid: bool,
     pub out_msg: u32,
@@ -36,6 +38,7 @@ impl Default for Sender {
         Sender {
             state: SendState::Idle,
             msg: u32::MAX,
+            worm: 0,
             out_flit: 0,
             out_valid: false,
             out_msg: u32::MAX,
@@ -57,7 +60,10 @@ pub enum SinkState {
 
 #[derive(Debug, Clone, Default)]
 pub struct Ni {
-    pub queue: VecDeque<u32>,
+    /// Worms waiting to be sent: (message, worm).
+    pub queue: VecDeque<(u32, u32)>,
+    /// With `timing.startup_serial`: the cycle the start-up engine is free.
+    pub startup_free: u64,
     pub senders: Vec<Sender>,
     pub sinks: Vec<SinkState>,
     /// On the list of busy NIs.
@@ -68,6 +74,7 @@ impl Ni {
     pub fn new(injection: usize, consumption: usize) -> Ni {
         Ni {
             queue: VecDeque::new(),
+            startup_free: 0,
             senders: vec![Sender::default(); injection],
             sinks: vec![SinkState::Expect; consumption],
             busy: false,

@@ -29,6 +29,7 @@
 pub mod arbiter;
 pub mod error;
 pub mod fifo;
+pub mod mesh;
 pub mod routing;
 pub mod spam;
 

@@ -1,4 +1,6 @@
 //! Header decode and the routing function (ARCHITECTURE §3 "Input port").
+//! The mesh routing functions (`hamiltonian`, `dor`, `negative_first`) live
+//! in [`super::mesh`]; this module only dispatches to them.
 //!
 //! `tree` routing (paper 000 §3.1.2, §3.2.2): a header for another node goes
 //! down into the child whose post-order range holds `Node`, else up. `S`
@@ -58,6 +60,9 @@ pub fn first_head(
 ) -> Result<(u8, bool, u8), RouterError> {
     let h = flit::decode_head(f);
     check_class(cfg, p, input, h.class)?;
+    if p.routing.is_mesh() {
+        return super::mesh::first_head(cfg, p, input, h, owned);
+    }
     if h.node >= cfg.node_count {
         return Err(RouterError::NodeOutOfRange);
     }
@@ -159,6 +164,9 @@ pub fn trailing_head(
     let h = flit::decode_head(f);
     if h.class != r.class || h.class as usize >= p.classes {
         return Err(RouterError::BadClass);
+    }
+    if p.routing.is_mesh() {
+        return super::mesh::trailing_head(cfg, p, r.reserved, f);
     }
     if h.node >= cfg.node_count {
         return Err(RouterError::NodeOutOfRange);
