@@ -171,10 +171,17 @@ impl RouterParams {
     /// c mod consumption. A C=1 header takes the lowest free channel of its
     /// pool, else the lowest of the pool (see `router::routing`).
     pub fn consumption_pool(&self, class: u8) -> u8 {
-        let c = class as usize;
-        if self.consumption >= self.classes {
+        self.pool_of(class, self.classes)
+    }
+
+    /// The consumption pool of group `g` out of `groups` (the same rule as
+    /// [`Self::consumption_pool`] with groups in place of classes). Mesh
+    /// routing groups by arrival (`router::mesh::MeshConsts::cons_group`).
+    pub fn pool_of(&self, g: u8, groups: usize) -> u8 {
+        let c = g as usize;
+        if self.consumption >= groups {
             (0..self.consumption)
-                .filter(|j| j % self.classes == c)
+                .filter(|j| j % groups == c)
                 .fold(0, |m, j| m | 1 << j)
         } else {
             1 << (c % self.consumption)

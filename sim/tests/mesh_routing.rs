@@ -200,6 +200,38 @@ fn hamiltonian_classes() {
     }
 }
 
+/// Consumption groups by arrival port: per class for R, per phase for
+/// negative-first, per port for DOR; disjoint pools with 4 channels.
+#[test]
+fn consumption_groups_by_arrival() {
+    for kind in KINDS {
+        let r = mesh_router(kind, 4, 4);
+        for u in 0..r.topo.nodes() {
+            let cfg = &r.cfg[u as usize];
+            let c = cfg.mesh.unwrap();
+            for d in Dir::ALL {
+                let g = c.cons_group[d.index()];
+                let want = match kind {
+                    RoutingKind::Hamiltonian => cfg.in_class[d.index()].unwrap_or(0),
+                    // Arrivals from the +X/+Y neighbour moved negatively.
+                    RoutingKind::NegativeFirst => (d == Dir::XMinus || d == Dir::YMinus) as u8,
+                    _ => d.index() as u8,
+                };
+                assert_eq!(g, want, "{kind:?}");
+            }
+            let pools: Vec<u8> = (0..c.groups)
+                .map(|g| r.p.pool_of(g, c.groups as usize))
+                .collect();
+            for (i, a) in pools.iter().enumerate() {
+                assert_ne!(*a, 0);
+                for b in &pools[i + 1..] {
+                    assert_eq!(a & b, 0, "{kind:?}: disjoint pools");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn config_rejects_torus_and_wrong_classes() {
     let p = RouterParams {
@@ -250,6 +282,13 @@ impl MeshRouter {
     fn a(&self, x: u32, y: u32) -> u32 {
         address(self.kind, &self.topo, self.topo.id(x, y))
     }
+    /// The first consumption output a worm absorbed at (x,y) after arriving
+    /// on `inp` takes when all are free.
+    fn cons_at(&self, x: u32, y: u32, inp: usize) -> usize {
+        let c = self.cfg[self.topo.id(x, y) as usize].mesh.unwrap();
+        let g = if inp < 4 { c.cons_group[inp] } else { 0 };
+        4 + self.p.pool_of(g, c.groups as usize).trailing_zeros() as usize
+    }
 }
 
 fn one_error(h: &Harness, inp: usize, e: RouterError) {
@@ -284,7 +323,7 @@ fn router_forwards_by_routing_function() {
                 h.drain(100);
                 assert_eq!(h.st.err_count, 0);
                 if u == v {
-                    let o = cons(&r.p, class);
+                    let o = r.cons_at(x, y, INJ);
                     assert_eq!(h.used_outputs(), vec![o]);
                     assert_eq!(h.on(o), data(1, 3), "HEAD stripped");
                 } else {
@@ -327,7 +366,7 @@ fn split_point_and_trailing_head() {
         h.offer(inp, &w);
         h.drain(100);
         assert_eq!(h.st.err_count, 0, "{kind:?}");
-        let c = cons(&r.p, class);
+        let c = r.cons_at(x, y, inp);
         assert_eq!(h.used_outputs(), vec![Dir::XPlus.index(), c]);
         assert_eq!(h.on(c), data(5, 2));
         let mut on_link = vec![wormcast_sim::flit::set_s(second)];
@@ -336,28 +375,67 @@ fn split_point_and_trailing_head() {
     }
 }
 
-/// Malformed: a trailing HEAD at a split point whose route takes a port
-/// that is not reserved → BelowNoBranch; the TAIL releases both outputs.
+/// Malformed: a trailing HEAD at a split point with two reserved links
+/// whose route takes neither → BelowNoBranch; the TAIL releases all three
+/// outputs. With one reserved link, a trailing HEAD follows it whatever its
+/// Node (a path worm's HEAD for a later destination).
 #[test]
-fn trailing_head_to_unreserved_port() {
+fn trailing_head_at_split_points() {
     for kind in KINDS {
         let r = mesh_router(kind, 4, 4);
+        // (1,2), label 9 on a 4x4 mesh: +X (label 10) and +Y (row 3,
+        // label 14) are HIGH channels for R.
+        let (x, y) = (1, 2);
         let class = if kind == RoutingKind::Hamiltonian {
             CLASS_HIGH
         } else {
             0
         };
-        let mut h = r.h(1, 1);
-        // Reserve +Y; the trailing HEAD is for (1,0) (−Y for every function).
+        let two = bit(Dir::XPlus) | bit(Dir::YPlus);
+        let mut h = r.h(x, y);
+        // The trailing HEAD is for (1,0): −Y for every function.
         let bad = head(r.a(1, 0), true, 0, false, class);
-        let mut w: Vec<Flit> = vec![head(r.a(1, 1), true, bit(Dir::YPlus), false, class), bad];
+        let mut w: Vec<Flit> = vec![head(r.a(x, y), true, two, false, class), bad];
         w.extend(data(9, 2));
         h.offer(INJ, &w);
         h.drain(100);
         one_error(&h, INJ, RouterError::BelowNoBranch);
-        // The TAIL went to both reserved outputs.
-        let c = cons(&r.p, class);
-        assert_eq!(h.used_outputs(), vec![Dir::YPlus.index(), c]);
+        let c = r.cons_at(x, y, INJ);
+        assert_eq!(
+            h.used_outputs(),
+            vec![Dir::XPlus.index(), Dir::YPlus.index(), c],
+            "{kind:?}: the TAIL releases every reserved output"
+        );
+        // Two links, a HEAD for (3,2) (+X for every function): sent on +X only.
+        let mut h = r.h(x, y);
+        let ok = head(r.a(3, 2), true, 0, false, class);
+        let mut w: Vec<Flit> = vec![head(r.a(x, y), true, two, false, class), ok];
+        w.extend(data(9, 2));
+        h.offer(INJ, &w);
+        h.drain(100);
+        assert_eq!(h.st.err_count, 0, "{kind:?}");
+        let mut px = vec![wormcast_sim::flit::set_s(ok)];
+        px.extend(data(9, 2));
+        assert_eq!(h.on(Dir::XPlus.index()), px);
+        assert_eq!(h.on(Dir::YPlus.index()), data(9, 2));
+        // One link (+Y): a HEAD whose own route would take −Y still goes +Y.
+        let mut h = r.h(x, y);
+        let later = head(r.a(1, 0), true, 0, false, class);
+        let mut w: Vec<Flit> = vec![head(r.a(x, y), true, bit(Dir::YPlus), false, class), later];
+        w.extend(data(9, 2));
+        h.offer(INJ, &w);
+        h.drain(100);
+        assert_eq!(h.st.err_count, 0, "{kind:?}");
+        let mut py = vec![wormcast_sim::flit::set_s(later)];
+        py.extend(data(9, 2));
+        assert_eq!(h.on(Dir::YPlus.index()), py);
+        // Consumption only: a trailing HEAD has nowhere to go.
+        let mut h = r.h(x, y);
+        let mut w: Vec<Flit> = vec![head(r.a(x, y), true, 0, false, class), later];
+        w.extend(data(9, 2));
+        h.offer(INJ, &w);
+        h.drain(100);
+        one_error(&h, INJ, RouterError::TrailingAtConsumer);
     }
 }
 
@@ -452,15 +530,16 @@ fn malformed_first_heads() {
         h.offer(INJ, &worm(head(3, true, 0, false, 0)));
         h.drain(100);
         one_error(&h, INJ, RouterError::NodeOutOfRange);
-        // A HEAD for this node after a split (S=1) as a trailing HEAD.
+        // A trailing HEAD for this node, S=1, passes through (a route that
+        // returns here later): no error, it follows the reserved output.
         let mut h = r.h(1, 1);
-        let mut w = vec![
-            head(r.a(0, 1), true, 0, false, 0),
-            head(r.a(1, 1), true, 0, true, 0),
-        ];
+        let mine = head(r.a(1, 1), true, 0, true, 0);
+        let mut w = vec![head(r.a(0, 1), true, 0, false, 0), mine];
         w.extend(data(1, 2));
         h.offer(INJ, &w);
         h.drain(100);
-        one_error(&h, INJ, RouterError::HeadForMeAfterSplit);
+        assert_eq!(h.st.err_count, 0);
+        assert_eq!(h.used_outputs(), vec![Dir::XMinus.index()]);
+        assert_eq!(h.on(Dir::XMinus.index())[1], mine);
     }
 }

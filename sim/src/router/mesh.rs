@@ -81,6 +81,31 @@ pub struct MeshConsts {
     /// Hamiltonian: the label of the neighbour on each port, `None` at the
     /// mesh edge.
     pub nbr: [Option<u32>; 4],
+    /// Consumption group of a worm absorbed here, by the input port it
+    /// arrived on (injection inputs: group 0), and the number of groups.
+    /// Worms of one group share a pool; see [`cons_groups`].
+    pub cons_group: [u8; 4],
+    pub groups: u8,
+}
+
+/// Consumption groups by arrival port, chosen so that a worm waiting for a
+/// consumption channel only ever waits for worms whose next channel comes
+/// later in the routing function's channel order (no consumption-channel
+/// deadlock, docs/decisions.md Issue 6):
+/// * `hamiltonian`: the class of the arriving channel (HIGH worms continue
+///   to larger labels, LOW to smaller): 2 groups;
+/// * `negative_first`: the phase of the arriving channel, negative (from the
+///   +X/+Y neighbour) or positive: 2 groups;
+/// * `dor`: the arrival port itself (a +Y and a −Y worm would otherwise wait
+///   on each other's column): 4 groups.
+///
+/// Returns (group per port O1..O4, groups).
+pub fn cons_groups(kind: RoutingKind, in_class: [Option<u8>; 4]) -> ([u8; 4], u8) {
+    match kind {
+        RoutingKind::Hamiltonian => (in_class.map(|c| c.unwrap_or(0)), 2),
+        RoutingKind::NegativeFirst => ([0, 1, 0, 1], 2),
+        _ => ([0, 1, 2, 3], 4),
+    }
 }
 
 impl MeshConsts {
@@ -90,14 +115,19 @@ impl MeshConsts {
         for d in Dir::ALL {
             nbr[d.index()] = topo.neighbor(u, d).map(|v| address(kind, topo, v));
         }
-        MeshConsts {
+        let mut c = MeshConsts {
             own: address(kind, topo, u),
             xb: x_bits(topo.k),
             kmax: topo.k - 1,
             mmax: topo.m - 1,
             n: topo.nodes(),
             nbr,
-        }
+            cons_group: [0; 4],
+            groups: 1,
+        };
+        let in_class = Dir::ALL.map(|d| c.in_class(kind, d));
+        (c.cons_group, c.groups) = cons_groups(kind, in_class);
+        c
     }
 
     /// Class of the channel leaving through port `d` (`None`: no link).
@@ -216,7 +246,7 @@ pub fn next_node(kind: RoutingKind, topo: &Topology, u: NodeId, v: NodeId) -> Op
 
 /// First HEAD at a mesh router (dispatched from `routing::first_head` after
 /// the class check): at its target it is stripped and reserves a channel of
-/// the class's consumption pool (C=1) and the O ports, which must be links
+/// its arrival group's consumption pool (C=1, [`cons_groups`]) and the O ports, which must be links
 /// of the worm's class; elsewhere it requests the port of the routing
 /// function, which must not be its arrival port and must be of its class.
 pub fn first_head(
@@ -235,7 +265,9 @@ pub fn first_head(
             }
             let mut mask = 0u8;
             if h.c {
-                mask |= 1 << super::routing::consumption_choice(p, h.class, owned);
+                let g = if input < 4 { c.cons_group[input] } else { 0 };
+                let pool = p.pool_of(g, c.groups as usize);
+                mask |= 1 << super::routing::pool_choice(pool, owned);
             }
             for d in 0..4 {
                 if h.o >> d & 1 == 1 {
@@ -259,11 +291,18 @@ pub fn first_head(
     }
 }
 
-/// A trailing HEAD at an active mesh input (class already checked): at a
-/// split point (more than one reserved output) it goes to the output the
-/// routing function gives for its Node, which must be a reserved link, and
-/// gets S=1; elsewhere it follows the single reserved link. Headers are
-/// never replicated.
+/// A trailing HEAD at an active mesh input (class already checked). At a
+/// split point (more than one reserved output) it gets S=1 and goes to:
+/// * the one reserved link, if exactly one is reserved (the path-worm case
+///   `{C=1, one O bit}`): a trailing HEAD for d_j, j > i+1, passes d_i
+///   toward d_{i+1}, which is not in general the routing function's way to
+///   d_j (docs/decisions.md, Issue 6), so the function is not consulted;
+/// * the reserved link the routing function gives for its Node, if several
+///   are (several O bits); a port not reserved is `BelowNoBranch`;
+/// * nowhere if no link is reserved (`TrailingAtConsumer`).
+///
+/// Elsewhere it follows the single reserved output, even when its Node is
+/// this router. Headers are never replicated.
 pub fn trailing_head(
     cfg: &crate::config::RouterConfig,
     p: &crate::config::RouterParams,
@@ -272,19 +311,22 @@ pub fn trailing_head(
 ) -> Result<(usize, crate::flit::Flit), RouterError> {
     let h = crate::flit::decode_head(f);
     let c = cfg.mesh.as_ref().ok_or(RouterError::BadLink)?;
+    // A trailing HEAD for this node is legal: a route may pass a node before
+    // it returns to it as a destination (pure BRCP's reversal(L1)∘L2 turns
+    // back through nodes it passed), so `HeadForMeAfterSplit` does not apply.
     let route = c.route(p.routing, h.node)?;
-    if route.is_none() && h.s {
-        return Err(RouterError::HeadForMeAfterSplit);
+    let links = reserved & 0xF;
+    if links == 0 {
+        return Err(RouterError::TrailingAtConsumer);
     }
     if reserved.count_ones() > 1 {
+        if links.count_ones() == 1 {
+            return Ok((links.trailing_zeros() as usize, crate::flit::set_s(f)));
+        }
         return match route {
-            Some(d) if reserved >> d.index() & 1 == 1 => Ok((d.index(), crate::flit::set_s(f))),
+            Some(d) if links >> d.index() & 1 == 1 => Ok((d.index(), crate::flit::set_s(f))),
             _ => Err(RouterError::BelowNoBranch),
         };
     }
-    let o = reserved.trailing_zeros() as usize;
-    if o >= 4 {
-        return Err(RouterError::TrailingAtConsumer);
-    }
-    Ok((o, f))
+    Ok((links.trailing_zeros() as usize, f))
 }

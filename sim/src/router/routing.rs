@@ -22,7 +22,11 @@ pub fn consumption_output(c: u8) -> usize {
 /// Recomputed every cycle while the request waits. `owned` has bit `o` set
 /// when output `o` has an owner.
 pub fn consumption_choice(p: &RouterParams, class: u8, owned: u8) -> usize {
-    let pool = p.consumption_pool(class);
+    pool_choice(p.consumption_pool(class), owned)
+}
+
+/// The lowest free channel of `pool` (bit j = channel j), else its lowest.
+pub fn pool_choice(pool: u8, owned: u8) -> usize {
     let free = pool & !(owned >> 4);
     let pick = if free != 0 { free } else { pool };
     consumption_output(pick.trailing_zeros() as u8)
