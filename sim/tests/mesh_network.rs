@@ -214,3 +214,115 @@ fn table1_startups_all_to_all() {
         }
     }
 }
+
+/// Bad mesh scenario input: each error names its field; nothing panics.
+#[test]
+fn bad_mesh_input_names_the_field() {
+    let load = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Scenario::from_toml("", &sets, "t.toml").and_then(|s| s.validate().map(|_| ()))
+    };
+    let mesh = "network.topology=mesh:6x6";
+    for (sets, field) in [
+        (vec!["network.routing=hamiltonian"], "network.routing"),
+        (vec!["network.routing=negative_first"], "network.routing"),
+        (vec![mesh, "network.routing=tree"], "network.topology"),
+        (vec![mesh, "network.routing=spam"], "network.topology"),
+        (vec![mesh, "network.routing=xy"], "network.routing"),
+        (
+            vec![
+                mesh,
+                "network.routing=dor",
+                "traffic.multicast_scheme=brcp-pure",
+            ],
+            "traffic.multicast_scheme",
+        ),
+        (
+            vec![
+                mesh,
+                "network.routing=hamiltonian",
+                "traffic.multicast_scheme=xy-path",
+            ],
+            "traffic.multicast_scheme",
+        ),
+        (
+            vec![
+                mesh,
+                "network.routing=hamiltonian",
+                "traffic.multicast_scheme=nope",
+            ],
+            "traffic.multicast_scheme",
+        ),
+        (
+            vec![
+                mesh,
+                "network.routing=hamiltonian",
+                "traffic.multicast_scheme=lin",
+            ],
+            "traffic.multicast_scheme",
+        ),
+        (
+            vec!["traffic.multicast_scheme=dual-path"],
+            "traffic.multicast_scheme",
+        ),
+        (
+            vec![
+                mesh,
+                "network.routing=dor",
+                "traffic.length=20",
+                "traffic.length_max=10",
+            ],
+            "traffic.length_max",
+        ),
+        (
+            vec![
+                mesh,
+                "network.routing=dor",
+                "network.faulty_links=[\"0,0,+x\"]",
+            ],
+            "network.faulty_links",
+        ),
+        (
+            vec![
+                "network.topology=mesh:64x64",
+                "network.routing=dor",
+                "network.flit_width=16",
+            ],
+            "network.flit_width",
+        ),
+    ] {
+        let e = load(&sets).unwrap_err();
+        assert_eq!(e.field, field, "{sets:?}: {e}");
+    }
+    // Scripted: a forced tree, and a LIN multicast away from the origin.
+    let text = |extra: &str| {
+        format!(
+            "[network]\ntopology = \"mesh:4x4\"\nrouting = \"hamiltonian\"\n[traffic]\npattern = \"scripted\"\nmulticast_scheme = \"lin\"\n[[traffic.messages]]\ncycle = 0\n{extra}length = 4\n"
+        )
+    };
+    for (extra, field) in [
+        (
+            "source = \"0,0\"\ndestinations = [\"1,1\"]\ntree = 0\n",
+            "traffic.messages[0].tree",
+        ),
+        (
+            "source = \"1,0\"\ndestinations = [\"1,1\", \"2,2\"]\n",
+            "traffic.messages[0].source",
+        ),
+    ] {
+        let e = Scenario::from_toml(&text(extra), &[], "t.toml")
+            .unwrap()
+            .validate()
+            .unwrap_err();
+        assert_eq!(e.field, field);
+    }
+    // A LIN unicast from anywhere and a LIN multicast from 0,0 are fine.
+    let ok = text("source = \"1,0\"\ndestinations = [\"1,1\"]\n");
+    Scenario::from_toml(&ok, &[], "t.toml")
+        .unwrap()
+        .validate()
+        .unwrap();
+    // `auto` on a mesh picks the routing's default scheme.
+    let s = Scenario::from_toml("", &[mesh.into(), "network.routing=dor".into()], "t").unwrap();
+    assert_eq!(s.validate().unwrap().scheme, Some(Scheme::ColumnPath));
+}
