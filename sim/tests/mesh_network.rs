@@ -121,6 +121,31 @@ fn heavy_load_no_deadlock() {
     }
 }
 
+/// The same at buffer depths 1 and 4 on a 6×6 mesh, other seeds, longer
+/// worms: shallow buffers stretch worms over more routers.
+#[test]
+fn heavy_load_no_deadlock_depths() {
+    for depth in [1, 4] {
+        for (i, scheme) in Scheme::ALL.into_iter().enumerate() {
+            if scheme == Scheme::Lin {
+                continue;
+            }
+            let mut s = load_scenario(scheme, 6, 0.03, 300 + 10 * depth as u64 + i as u64);
+            s.network.buffer_depth = depth;
+            s.traffic.length_max = 40;
+            s.run.cycles = 1500;
+            let mut net = Network::new(&s).unwrap();
+            let r = net.run(&mut |_| true);
+            let what = format!("{} depth {depth}", scheme.name());
+            assert!(!r.deadlock, "{what}: deadlock {:?}", net.deadlock);
+            assert_eq!(r.stop_reason, "drained", "{what}");
+            assert!(r.scoreboard_clean(), "{what}");
+            assert_eq!(r.router_errors, 0, "{what}");
+            assert!(r.saturated, "{what}: the load is meant to saturate");
+        }
+    }
+}
+
 /// LIN from the origin under scripted load: many multicasts at once.
 #[test]
 fn lin_scripted_burst() {
