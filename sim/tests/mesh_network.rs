@@ -350,4 +350,18 @@ fn bad_mesh_input_names_the_field() {
     // `auto` on a mesh picks the routing's default scheme.
     let s = Scenario::from_toml("", &[mesh.into(), "network.routing=dor".into()], "t").unwrap();
     assert_eq!(s.validate().unwrap().scheme, Some(Scheme::ColumnPath));
+    // The API: no destination, a forced tree, a destination off the mesh.
+    let mut net = Network::new(&s).unwrap();
+    assert_eq!(
+        net.submit(0, vec![], 4, None).unwrap_err().field,
+        "destinations"
+    );
+    assert_eq!(
+        net.submit(0, vec![1], 4, Some(0)).unwrap_err().field,
+        "tree"
+    );
+    assert_eq!(
+        net.submit(0, vec![99], 4, None).unwrap_err().field,
+        "destinations"
+    );
 }

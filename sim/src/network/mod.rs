@@ -174,6 +174,9 @@ impl Network {
             if let Some(t) = tree {
                 return Err(InputError::new("tree", t, "none with mesh routing"));
             }
+            if dests.is_empty() {
+                return Err(InputError::new("destinations", "[]", "at least one"));
+            }
             let kind = self.v.params.routing;
             let topo = self.v.topo;
             let worms = scheme.worms(&topo, source, &dests)?;
