@@ -140,3 +140,59 @@ fn sweep_scheme_spam_runs_spam_routing() {
     assert_ne!(pts[0]["latency_mean_cycles"], pts[2]["latency_mean_cycles"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sweep_mesh_schemes_set_their_routing() {
+    let dir = std::env::temp_dir().join(format!("wormcast-sweep-mesh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("mesh.json");
+    let schemes = "dual-path,multi-path,ocms,otms,brcp-pure,brcp-minimal,column-path";
+    let o = wormcast(&[
+        "sweep",
+        "--loads",
+        "0.002",
+        "--schemes",
+        schemes,
+        "--set",
+        "network.topology=\"mesh:6x6\"",
+        "--set",
+        "network.consumption_channels=4",
+        "--set",
+        "traffic.multicast_fraction=0.5",
+        "--set",
+        "run.cycles=2000",
+        "--set",
+        "run.warmup=200",
+        "--threads",
+        "2",
+        "--quiet",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pts = points(&json);
+    assert_eq!(pts.len(), 7);
+    for p in &pts {
+        assert_eq!(p["scoreboard_clean"], true, "{p}");
+        assert_eq!(p["deadlock"], false, "{p}");
+        assert_eq!(p["stop_reason"], "drained", "{p}");
+    }
+    // Different schemes, different worms: not all latencies equal.
+    let lat: Vec<String> = pts
+        .iter()
+        .map(|p| p["latency_mean_cycles"].to_string())
+        .collect();
+    assert!(lat.iter().any(|l| l != &lat[0]), "{lat:?}");
+    // A mesh scheme on a torus is refused with the routing named.
+    let o = wormcast(&[
+        "sweep",
+        "--loads",
+        "0.001",
+        "--schemes",
+        "brcp-pure",
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("network.routing"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -67,5 +67,12 @@ pub fn configs(
     match params.routing {
         RoutingKind::Tree => dstm_configs(topo, named.unwrap_or(Named::Dstm1), params),
         RoutingKind::Spam => spam_configs(topo, named, params),
+        RoutingKind::Hamiltonian | RoutingKind::Dor | RoutingKind::NegativeFirst => {
+            Err(InputError::new(
+                "routing",
+                params.routing.name(),
+                "tree or spam (the RTL twin has no mesh routing functions yet)",
+            ))
+        }
     }
 }

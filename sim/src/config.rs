@@ -26,6 +26,43 @@ pub enum RoutingKind {
     /// class, per-router table by (target, phase); native model and RTL
     /// (`rtl/src/decode.rs`).
     Spam,
+    /// Hamiltonian R on a mesh (paper 001 §2.1): snake-label addresses, two
+    /// classes (label-increasing HIGH = 0, decreasing LOW = 1).
+    Hamiltonian,
+    /// Dimension-ordered XY on a mesh (e-cube), one class.
+    Dor,
+    /// Deterministic negative-first on a mesh (paper 004 §3.1), one class.
+    NegativeFirst,
+}
+
+impl RoutingKind {
+    /// The mesh routing functions of `router::mesh`.
+    pub fn is_mesh(self) -> bool {
+        matches!(
+            self,
+            RoutingKind::Hamiltonian | RoutingKind::Dor | RoutingKind::NegativeFirst
+        )
+    }
+
+    /// Channel classes the routing function uses.
+    pub fn mesh_classes(self) -> usize {
+        if self == RoutingKind::Hamiltonian {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Scenario name (`network.routing`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutingKind::Tree => "tree",
+            RoutingKind::Spam => "spam",
+            RoutingKind::Hamiltonian => "hamiltonian",
+            RoutingKind::Dor => "dor",
+            RoutingKind::NegativeFirst => "negative_first",
+        }
+    }
 }
 
 /// Generation parameters shared by all routers of a fabric.
@@ -105,6 +142,17 @@ impl RouterParams {
                 "1 with SPAM routing (one tree, one class)",
             ));
         }
+        if self.routing.is_mesh() && self.classes != self.routing.mesh_classes() {
+            return Err(InputError::new(
+                "classes",
+                self.classes,
+                format!(
+                    "{} with {} routing",
+                    self.routing.mesh_classes(),
+                    self.routing.name()
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -124,10 +172,17 @@ impl RouterParams {
     /// c mod consumption. A C=1 header takes the lowest free channel of its
     /// pool, else the lowest of the pool (see `router::routing`).
     pub fn consumption_pool(&self, class: u8) -> u8 {
-        let c = class as usize;
-        if self.consumption >= self.classes {
+        self.pool_of(class, self.classes)
+    }
+
+    /// The consumption pool of group `g` out of `groups` (the same rule as
+    /// [`Self::consumption_pool`] with groups in place of classes). Mesh
+    /// routing groups by arrival (`router::mesh::MeshConsts::cons_group`).
+    pub fn pool_of(&self, g: u8, groups: usize) -> u8 {
+        let c = g as usize;
+        if self.consumption >= groups {
             (0..self.consumption)
-                .filter(|j| j % self.classes == c)
+                .filter(|j| j % groups == c)
                 .fold(0, |m, j| m | 1 << j)
         } else {
             1 << (c % self.consumption)
@@ -159,6 +214,9 @@ pub struct RouterConfig {
     /// `router::routing::diversion`). 0 = none: the default, the router
     /// the RTL twin implements (it has no diversion).
     pub divert_out: u8,
+    /// Mesh routing constants (`RoutingKind::{Hamiltonian, Dor,
+    /// NegativeFirst}` only).
+    pub mesh: Option<crate::router::mesh::MeshConsts>,
 }
 
 impl RouterConfig {
@@ -202,6 +260,7 @@ impl RouterConfig {
                     tree: trees.iter().map(|t| t.table(u)).collect(),
                     spam: None,
                     divert_out: 0,
+                    mesh: None,
                 }
             })
             .collect())
@@ -255,6 +314,40 @@ impl RouterConfig {
                     out_class: link_class,
                     tree: vec![tree.table(u)],
                     spam: Some(t),
+                    divert_out: 0,
+                    mesh: None,
+                }
+            })
+            .collect())
+    }
+
+    /// Configures every router of mesh `topo` for a mesh routing function
+    /// (`params.routing`): per-router address constants, link classes from
+    /// the function (Hamiltonian: HIGH toward a larger label). The `Node`
+    /// field must hold the routing's address space.
+    pub fn for_mesh(topo: &Topology, params: &RouterParams) -> InputResult<Vec<RouterConfig>> {
+        use crate::router::mesh::{address_space, MeshConsts};
+        params.validate()?;
+        let kind = params.routing;
+        if !kind.is_mesh() || topo.is_torus() {
+            return Err(InputError::new(
+                "network.routing",
+                kind.name(),
+                "hamiltonian, dor or negative_first on a mesh (`mesh:KxM`)",
+            ));
+        }
+        params.flit.check_nodes(address_space(kind, topo))?;
+        Ok((0..topo.nodes())
+            .map(|u| {
+                let c = MeshConsts::new(kind, topo, u);
+                RouterConfig {
+                    node: u,
+                    node_count: topo.nodes(),
+                    in_class: Dir::ALL.map(|d| c.in_class(kind, d)),
+                    out_class: Dir::ALL.map(|d| c.out_class(kind, d)),
+                    tree: Vec::new(),
+                    spam: None,
+                    mesh: Some(c),
                     divert_out: 0,
                 }
             })

@@ -114,14 +114,15 @@ impl FlitFormat {
         self.mask() >> PAYLOAD_SHIFT
     }
 
-    /// Checks that `nodes` addresses fit the `Node` field.
+    /// Checks that `nodes` addresses fit the `Node` field (the number of
+    /// nodes, or a mesh routing's address space).
     pub fn check_nodes(&self, nodes: u32) -> InputResult<()> {
         if nodes as u64 > self.node_capacity() {
             return Err(InputError::new(
                 "flit_width",
                 self.width,
                 format!(
-                    "a {}-bit flit leaves {} bits for Node ({} addresses) but the network has {nodes} nodes; use a wider flit",
+                    "a {}-bit flit leaves {} bits for Node ({} addresses) but the network needs {nodes} node addresses; use a wider flit",
                     self.width,
                     self.node_bits(),
                     self.node_capacity()

@@ -27,7 +27,7 @@ pub struct Scenario {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct NetworkCfg {
-    /// `torus:KxM` (DSTM needs a torus).
+    /// `torus:KxM` (DSTM needs a torus) or `mesh:KxM` (with a mesh routing).
     pub topology: String,
     /// `dstm1`, `dstm2`, a method such as `+x-y/-y+x` (paper 000 §4–5), or
     /// a Roskind–Tarjan pair `tarjan-best`, `tarjan-average`, `tarjan-path`.
@@ -36,7 +36,9 @@ pub struct NetworkCfg {
     pub r1: String,
     /// `tree` (DSTM up/down on the trees of `construction`) or `spam` (the
     /// SPAM baseline: one tree plus cross links; `construction = "bfs"` is
-    /// a BFS tree rooted at R1, any other construction uses its tree 0).
+    /// a BFS tree rooted at R1, any other construction uses its tree 0);
+    /// on a mesh `hamiltonian`, `dor` or `negative_first` (path-based
+    /// worms, see `traffic.multicast_scheme`).
     pub routing: String,
     /// Header setup delay in cycles per first HEAD per router (0 = none).
     pub header_setup_cycles: u32,
@@ -61,6 +63,11 @@ pub struct NetworkCfg {
 pub struct TimingCfg {
     /// Cycles the NI spends before the first flit of each message.
     pub startup_cycles: u64,
+    /// One start-up engine per node: start-ups of successive messages or
+    /// worms run one after another (each worm of a path-based multicast is
+    /// a send, paper 004 §4), while the injection channels stream in
+    /// parallel. False: every injection channel pays its own start-up.
+    pub startup_serial: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,6 +105,13 @@ pub struct TrafficCfg {
     pub destinations: DestCount,
     /// Data flits per message (identity BODY ... TAIL), at least 2.
     pub length: u32,
+    /// If not 0: message lengths are drawn uniformly from `length` to
+    /// `length_max` (paper 004 §4: 10 to 100 data flits).
+    pub length_max: u32,
+    /// Mesh routing only: the source algorithm of multicasts (`auto` = the
+    /// routing's default: dual-path, brcp-minimal, column-path). See
+    /// docs/scenario.md for the list and which routing each needs.
+    pub multicast_scheme: String,
     pub seed: u64,
     /// Explicit messages for `pattern = "scripted"`.
     pub messages: Vec<ScriptedMessage>,
@@ -137,7 +151,10 @@ impl Default for NetworkCfg {
 
 impl Default for TimingCfg {
     fn default() -> Self {
-        TimingCfg { startup_cycles: 10 }
+        TimingCfg {
+            startup_cycles: 10,
+            startup_serial: false,
+        }
     }
 }
 
@@ -149,6 +166,8 @@ impl Default for TrafficCfg {
             multicast_fraction: 0.1,
             destinations: DestCount::Range([4, 12]),
             length: 16,
+            length_max: 0,
+            multicast_scheme: "auto".into(),
             seed: 1,
             messages: Vec::new(),
         }
@@ -198,6 +217,8 @@ pub struct Validated {
     pub pattern: Pattern,
     pub dest_range: (u32, u32),
     pub scripted: Vec<Scripted>,
+    /// Mesh routing: the multicast source algorithm.
+    pub scheme: Option<crate::pathbased::scheme::Scheme>,
 }
 
 /// Applies a `key=value` override (dotted key) to a TOML tree.
@@ -260,18 +281,41 @@ impl Scenario {
             field: "network.topology".into(),
             ..e
         })?;
-        if !topo.is_torus() {
-            return Err(InputError::new(
-                "network.topology",
-                &n.topology,
-                "a torus (`torus:KxM`): tree routing here needs two edge-disjoint spanning trees",
-            ));
-        }
         let routing = match n.routing.as_str() {
             "tree" => RoutingKind::Tree,
             "spam" => RoutingKind::Spam,
-            other => return Err(InputError::new("network.routing", other, "tree or spam")),
+            "hamiltonian" => RoutingKind::Hamiltonian,
+            "dor" => RoutingKind::Dor,
+            "negative_first" => RoutingKind::NegativeFirst,
+            other => {
+                return Err(InputError::new(
+                    "network.routing",
+                    other,
+                    "tree or spam (torus); hamiltonian, dor or negative_first (mesh)",
+                ))
+            }
         };
+        if routing.is_mesh() && topo.is_torus() {
+            return Err(InputError::new(
+                "network.routing",
+                &n.routing,
+                "tree or spam on a torus (hamiltonian, dor and negative_first are mesh routing functions; use `mesh:KxM`)",
+            ));
+        }
+        if !topo.is_torus() && !routing.is_mesh() {
+            return Err(InputError::new(
+                "network.topology",
+                &n.topology,
+                "a torus (`torus:KxM`): tree routing here needs two edge-disjoint spanning trees; a mesh needs routing hamiltonian, dor or negative_first",
+            ));
+        }
+        if routing.is_mesh() && !n.faulty_links.is_empty() {
+            return Err(InputError::new(
+                "network.faulty_links",
+                n.faulty_links.len(),
+                format!("none with routing = \"{}\" (not modelled)", routing.name()),
+            ));
+        }
         let spam_bfs = routing == RoutingKind::Spam && n.construction == "bfs";
         let construction = if spam_bfs {
             PairSpec::parse("dstm1")?
@@ -298,7 +342,13 @@ impl Scenario {
             depth: n.buffer_depth,
             injection: n.injection_channels,
             consumption: n.consumption_channels,
-            classes: if routing == RoutingKind::Spam { 1 } else { 2 },
+            classes: if routing == RoutingKind::Spam {
+                1
+            } else if routing.is_mesh() {
+                routing.mesh_classes()
+            } else {
+                2
+            },
             routing,
             setup_cycles: n.header_setup_cycles,
         };
@@ -306,10 +356,11 @@ impl Scenario {
             field: format!("network.{}", e.field),
             ..e
         })?;
-        flit.check_nodes(topo.nodes()).map_err(|e| InputError {
-            field: "network.flit_width".into(),
-            ..e
-        })?;
+        flit.check_nodes(crate::router::mesh::address_space(routing, &topo))
+            .map_err(|e| InputError {
+                field: "network.flit_width".into(),
+                ..e
+            })?;
         let mut faulty = Vec::new();
         for s in &n.faulty_links {
             let e = parse_link(&topo, s)?;
@@ -378,6 +429,39 @@ impl Scenario {
             ));
         }
         check_length(t.length, "traffic.length")?;
+        if t.length_max != 0 && !(t.length..=1_000_000).contains(&t.length_max) {
+            return Err(InputError::new(
+                "traffic.length_max",
+                t.length_max,
+                format!(
+                    "0 (fixed length) or from traffic.length ({}) to 1e6",
+                    t.length
+                ),
+            ));
+        }
+        let scheme = if routing.is_mesh() {
+            Some(crate::pathbased::scheme::Scheme::parse(
+                &t.multicast_scheme,
+                routing,
+                "traffic.multicast_scheme",
+            )?)
+        } else if t.multicast_scheme != "auto" {
+            return Err(InputError::new(
+                "traffic.multicast_scheme",
+                &t.multicast_scheme,
+                "auto with tree or spam routing (schemes are for mesh routing)",
+            ));
+        } else {
+            None
+        };
+        let lin = scheme == Some(crate::pathbased::scheme::Scheme::Lin);
+        if lin && pattern == Pattern::Poisson && t.multicast_fraction > 0.0 {
+            return Err(InputError::new(
+                "traffic.multicast_scheme",
+                "lin",
+                "a scheme for random sources; lin multicasts start at 0,0 (use pattern = \"scripted\")",
+            ));
+        }
         let mut scripted = Vec::new();
         for (i, m) in t.messages.iter().enumerate() {
             let f = |k: &str| format!("traffic.messages[{i}].{k}");
@@ -404,6 +488,20 @@ impl Scenario {
                 ));
             }
             check_length(m.length, &f("length"))?;
+            if lin && dests.len() > 1 && source != 0 {
+                return Err(InputError::new(
+                    f("source"),
+                    &m.source,
+                    "0,0: lin multicasts start at the origin",
+                ));
+            }
+            if routing.is_mesh() && m.tree.is_some() {
+                return Err(InputError::new(
+                    f("tree"),
+                    m.tree.unwrap_or(0),
+                    "no tree with mesh routing (the scheme sets each worm's class)",
+                ));
+            }
             if let Some(tr) = m.tree {
                 if tr >= params.classes {
                     let allowed = if params.classes == 1 { "0" } else { "0 or 1" };
@@ -454,6 +552,7 @@ impl Scenario {
             pattern,
             dest_range,
             scripted,
+            scheme,
         })
     }
 }

@@ -98,11 +98,11 @@ fn unicast_times(depth: usize, length: u32) -> (Vec<NodeId>, Vec<Flit>, Vec<Vec<
     let (s, d) = long_unicast(&net);
     let id = net.submit(s, vec![d], length, Some(0)).unwrap();
     let m = net.msgs[id as usize].clone();
-    let flits: Vec<Flit> = (0..m.total_flits())
+    let flits: Vec<Flit> = (0..m.total_flits(0))
         .map(|k| {
             wormcast_sim::network::ni::message_flit(
                 &net.v.params.flit,
-                &m.heads,
+                &m.heads[0],
                 m.length,
                 id as u64,
                 k,
@@ -231,7 +231,7 @@ fn trailing_head_latency() {
         .next()
         .expect("a source with an ancestor 4 up that has another branch");
     let id = net.submit(s, vec![lca, other], 4, Some(0)).unwrap();
-    let heads = net.msgs[id as usize].heads.clone();
+    let heads = net.msgs[id as usize].heads[0].clone();
     assert_eq!(flit::decode_head(heads[0]).node, t.number[lca as usize]);
     assert!(heads.len() >= 2);
     let up = path(&t, s, lca);

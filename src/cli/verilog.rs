@@ -85,9 +85,10 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         other => return Err(InputError::new("routing", other, "tree or spam")),
     };
     let construction = a.construction.clone().unwrap_or_else(|| {
-        match routing {
-            RoutingKind::Tree => "dstm1",
-            RoutingKind::Spam => "bfs",
+        if routing == RoutingKind::Spam {
+            "bfs"
+        } else {
+            "dstm1"
         }
         .to_string()
     });

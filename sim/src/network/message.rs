@@ -11,10 +11,12 @@ pub struct Message {
     pub dests: Vec<NodeId>,
     /// Data flits: identity BODY, payload BODYs, TAIL.
     pub length: u32,
-    /// Tree / channel class.
+    /// Tree / channel class (of the first worm).
     pub class: u8,
-    /// Header flits in order.
-    pub heads: Vec<Flit>,
+    /// Per worm, its header flits in order. Tree and SPAM messages are one
+    /// worm; a path-based multicast is one worm per routing list, each sent
+    /// (with its own start-up) carrying the same identity BODY.
+    pub heads: Vec<Vec<Flit>>,
     /// Cycle the message was created (arrived at the NI).
     pub created: u64,
     /// Cycle its first flit entered the router; `u64::MAX` until then.
@@ -25,8 +27,9 @@ pub struct Message {
 }
 
 impl Message {
-    pub fn total_flits(&self) -> u32 {
-        self.heads.len() as u32 + self.length
+    /// Flits of worm `w`: its HEADs plus the data flits.
+    pub fn total_flits(&self, w: usize) -> u32 {
+        self.heads[w].len() as u32 + self.length
     }
 
     pub fn is_multicast(&self) -> bool {

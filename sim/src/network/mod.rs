@@ -83,7 +83,10 @@ pub struct Network {
 impl Network {
     pub fn new(scenario: &Scenario) -> InputResult<Network> {
         let v = scenario.validate()?;
-        let (trees, cfg) = if v.params.routing == RoutingKind::Spam {
+        let (trees, cfg) = if v.params.routing.is_mesh() {
+            // Path-based worms on a mesh: no trees.
+            (Vec::new(), RouterConfig::for_mesh(&v.topo, &v.params)?)
+        } else if v.params.routing == RoutingKind::Spam {
             // SPAM: one tree (BFS from R1, or tree 0 of the construction);
             // every message uses it.
             let tree = if v.spam_bfs {
@@ -189,6 +192,28 @@ impl Network {
     ) -> InputResult<u32> {
         dests.sort_unstable();
         dests.dedup();
+        if let Some(scheme) = self.v.scheme {
+            if let Some(t) = tree {
+                return Err(InputError::new("tree", t, "none with mesh routing"));
+            }
+            if dests.is_empty() {
+                return Err(InputError::new("destinations", "[]", "at least one"));
+            }
+            let kind = self.v.params.routing;
+            let topo = self.v.topo;
+            let worms = scheme.worms(&topo, source, &dests)?;
+            let heads: Vec<Vec<flit::Flit>> = worms
+                .iter()
+                .map(|w| {
+                    crate::pathbased::scheme::encode(kind, &topo, w)
+                        .iter()
+                        .map(|h| self.fmt.head(*h))
+                        .collect()
+                })
+                .collect();
+            let class = worms.first().map_or(0, |w| w.class);
+            return Ok(self.enqueue(source, dests, length, class, heads));
+        }
         // Global fault information: sources route around the faulty link
         // (paper 000 §7); local: as if fault-free.
         let known = match self.v.fault_info {
@@ -214,14 +239,27 @@ impl Network {
             }
         };
         let heads = encode(&self.trees[class], source, &dests, class as u8)?;
-        let heads = heads.iter().map(|h| self.fmt.head(*h)).collect();
+        let heads = vec![heads.iter().map(|h| self.fmt.head(*h)).collect()];
+        Ok(self.enqueue(source, dests, length, class as u8, heads))
+    }
+
+    /// Records a message and queues its worms at the source NI.
+    fn enqueue(
+        &mut self,
+        source: NodeId,
+        dests: Vec<NodeId>,
+        length: u32,
+        class: u8,
+        heads: Vec<Vec<flit::Flit>>,
+    ) -> u32 {
         let id = self.msgs.len() as u32;
+        let worms = heads.len() as u32;
         let nd = dests.len();
         self.msgs.push(Message {
             source,
             dests,
             length,
-            class: class as u8,
+            class,
             heads,
             created: self.cycle(),
             injected: u64::MAX,
@@ -229,20 +267,23 @@ impl Network {
             done_count: 0,
         });
         self.incomplete += 1;
-        self.enqueue(
+        self.enqueue_jobs(
             source,
-            Job {
+            (0..worms).map(|w| Job {
                 msg: id,
+                worm: w,
                 relay: None,
-            },
+            }),
         );
-        Ok(id)
+        id
     }
 
-    fn enqueue(&mut self, node: NodeId, job: Job) {
+    /// Queues jobs at `node`'s NI and marks it busy.
+    fn enqueue_jobs(&mut self, node: NodeId, jobs: impl IntoIterator<Item = Job>) {
         let ni = &mut self.nis[node as usize];
-        ni.queue.push_back(job);
-        if !ni.busy {
+        let before = ni.queue.len();
+        ni.queue.extend(jobs);
+        if !ni.busy && ni.queue.len() > before {
             ni.busy = true;
             self.busy.push(node);
         }
@@ -278,7 +319,12 @@ impl Network {
                         }
                     })
                     .collect();
-            self.submit(u, dests, tr.length, None)
+            let length = if tr.length_max > tr.length {
+                rng.gen_range(tr.length..=tr.length_max)
+            } else {
+                tr.length
+            };
+            self.submit(u, dests, length, None)
                 .expect("generated messages are valid");
             let gap = self.next_gap(u);
             self.arrivals.push(Reverse((now + gap, u)));
@@ -524,12 +570,13 @@ impl Network {
             heads,
             created: now + 1,
         });
-        self.enqueue(
+        self.enqueue_jobs(
             node,
-            Job {
+            [Job {
                 msg,
+                worm: 0,
                 relay: Some(r),
-            },
+            }],
         );
     }
 
@@ -553,6 +600,7 @@ impl Network {
     fn send(&mut self) {
         let now = self.cycle();
         let startup = self.scenario.timing.startup_cycles;
+        let serial = self.scenario.timing.startup_serial;
         let mut k = 0;
         while k < self.busy.len() {
             let u = self.busy[k] as usize;
@@ -571,10 +619,15 @@ impl Network {
                 if s.state == SendState::Idle {
                     if let Some(job) = ni.queue.pop_front() {
                         s.msg = job.msg;
+                        s.worm = job.worm;
                         s.relay = job.relay;
-                        s.state = SendState::Startup {
-                            until: now + startup,
+                        let until = if serial {
+                            ni.startup_free = ni.startup_free.max(now) + startup;
+                            ni.startup_free
+                        } else {
+                            now + startup
                         };
+                        s.state = SendState::Startup { until };
                     }
                 }
                 if let SendState::Startup { until } = s.state {
@@ -584,11 +637,11 @@ impl Network {
                 }
                 if let SendState::Sending { next } = s.state {
                     let m = &self.msgs[s.msg as usize];
+                    let tag = s.msg as u64 & self.fmt.payload_mask();
                     let heads = match s.relay {
                         Some(r) => &self.relays[r as usize].heads,
-                        None => &m.heads,
+                        None => &m.heads[s.worm as usize],
                     };
-                    let tag = s.msg as u64 & self.fmt.payload_mask();
                     s.out_flit = message_flit(&self.fmt, heads, m.length, tag, next);
                     s.out_valid = true;
                     s.out_msg = s.msg;

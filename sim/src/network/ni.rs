@@ -26,6 +26,8 @@ pub enum SendState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Job {
     pub msg: u32,
+    /// Worm of `msg` (a path-based message has several).
+    pub worm: u32,
     /// Index into `Network::relays` (its own header flits on the good tree),
     /// `None` for the message as submitted.
     pub relay: Option<u32>,
@@ -38,6 +40,8 @@ pub struct Sender {
     pub msg: u32,
     /// The job being sent is this re-injection (see [`Job`]).
     pub relay: Option<u32>,
+    /// Worm of `msg` being sent.
+    pub worm: u32,
     pub out_flit: Flit,
     pub out_valid: bool,
     pub out_msg: u32,
@@ -49,6 +53,7 @@ impl Default for Sender {
             state: SendState::Idle,
             msg: u32::MAX,
             relay: None,
+            worm: 0,
             out_flit: 0,
             out_valid: false,
             out_msg: u32::MAX,
@@ -76,6 +81,8 @@ pub enum SinkState {
 #[derive(Debug, Clone, Default)]
 pub struct Ni {
     pub queue: VecDeque<Job>,
+    /// With `timing.startup_serial`: the cycle the start-up engine is free.
+    pub startup_free: u64,
     pub senders: Vec<Sender>,
     pub sinks: Vec<SinkState>,
     /// Per consumption channel: the HEAD flits of the diverted worm being
@@ -89,6 +96,7 @@ impl Ni {
     pub fn new(injection: usize, consumption: usize) -> Ni {
         Ni {
             queue: VecDeque::new(),
+            startup_free: 0,
             senders: vec![Sender::default(); injection],
             sinks: vec![SinkState::Expect; consumption],
             divert_heads: vec![Vec::new(); consumption],

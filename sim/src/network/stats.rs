@@ -163,7 +163,9 @@ impl Report {
         let accepted_rate = accepted as f64 / (n * win) as f64;
         Report {
             topology: net.v.topo.to_string(),
-            construction: if net.v.params.routing == crate::config::RoutingKind::Spam {
+            construction: if let Some(k) = net.v.scheme {
+                format!("{} on {} routing", k.name(), net.v.params.routing.name())
+            } else if net.v.params.routing == crate::config::RoutingKind::Spam {
                 if net.v.spam_bfs {
                     "spam(bfs)".to_string()
                 } else {

@@ -2,12 +2,14 @@
 //! (issue #6, ALGORITHMS.md §B): pure functions from a source and a
 //! destination set to multidestination worms with their headers, and the
 //! papers' analytic traffic and time. Carrying the worms on the router is
-//! not part of this module.
+//! not part of this module, except for [`scheme`], which selects an
+//! algorithm by name and encodes its worms for the mesh routers.
 
 pub mod brcp;
 pub mod hamiltonian;
 pub mod ocms;
 pub mod otms;
+pub mod scheme;
 pub mod worm;
 pub mod xypath;
 

@@ -21,6 +21,17 @@ pub struct Grant {
 /// otherwise one past the first granted input; otherwise unchanged, so an
 /// idle router's state does not change.
 pub fn arbitrate(requests: &[u8], owned: u8, prio: u8) -> Grant {
+    arbitrate_masking(requests, owned, prio, 0xFF)
+}
+
+/// [`arbitrate`] where the first blocked input masks only the outputs in
+/// `maskable`. The mesh routing functions pass 0 (no mask): a blocked
+/// `{consumption, link}` request that masked a free output would make a
+/// lower-priority worm wait on the blocked one's resources, a dependency
+/// outside the channel order that keeps path-based worms deadlock-free
+/// (docs/decisions.md, Issue 6). The blocked input still keeps the top
+/// priority, so it wins as soon as all its outputs are free together.
+pub fn arbitrate_masking(requests: &[u8], owned: u8, prio: u8, maskable: u8) -> Grant {
     let n = requests.len();
     let mut taken = owned;
     let mut granted = 0u8;
@@ -39,7 +50,7 @@ pub fn arbitrate(requests: &[u8], owned: u8, prio: u8) -> Grant {
             first_granted.get_or_insert(i);
         } else if first_blocked.is_none() {
             first_blocked = Some(i);
-            taken |= req;
+            taken |= req & maskable;
         }
     }
     let prio = match (first_blocked, first_granted) {

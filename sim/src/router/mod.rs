@@ -29,6 +29,7 @@
 pub mod arbiter;
 pub mod error;
 pub mod fifo;
+pub mod mesh;
 pub mod routing;
 pub mod spam;
 
@@ -302,7 +303,8 @@ pub fn step(
     // With no request the arbiter changes nothing (its priority is kept), so
     // it is skipped: the common case of a router only streaming bodies.
     let arb = if requests[..n_in].iter().any(|&m| m != 0) {
-        arbiter::arbitrate(&requests[..n_in], owned, cur.prio)
+        let maskable = if p.routing.is_mesh() { 0 } else { 0xFF };
+        arbiter::arbitrate_masking(&requests[..n_in], owned, cur.prio, maskable)
     } else {
         arbiter::Grant {
             granted: 0,

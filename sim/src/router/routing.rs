@@ -1,4 +1,6 @@
 //! Header decode and the routing function (ARCHITECTURE §3 "Input port").
+//! The mesh routing functions (`hamiltonian`, `dor`, `negative_first`) live
+//! in [`super::mesh`]; this module only dispatches to them.
 //!
 //! `tree` routing (paper 000 §3.1.2, §3.2.2): a header for another node goes
 //! down into the child whose post-order range holds `Node`, else up. `S`
@@ -20,7 +22,11 @@ pub fn consumption_output(c: u8) -> usize {
 /// Recomputed every cycle while the request waits. `owned` has bit `o` set
 /// when output `o` has an owner.
 pub fn consumption_choice(p: &RouterParams, class: u8, owned: u8) -> usize {
-    let pool = p.consumption_pool(class);
+    pool_choice(p.consumption_pool(class), owned)
+}
+
+/// The lowest free channel of `pool` (bit j = channel j), else its lowest.
+pub fn pool_choice(pool: u8, owned: u8) -> usize {
     let free = pool & !(owned >> 4);
     let pick = if free != 0 { free } else { pool };
     consumption_output(pick.trailing_zeros() as u8)
@@ -58,6 +64,9 @@ pub fn first_head(
 ) -> Result<(u8, bool, u8), RouterError> {
     let h = flit::decode_head(f);
     check_class(cfg, p, input, h.class)?;
+    if p.routing.is_mesh() {
+        return super::mesh::first_head(cfg, p, input, h, owned);
+    }
     if h.node >= cfg.node_count {
         return Err(RouterError::NodeOutOfRange);
     }
@@ -188,6 +197,9 @@ pub fn trailing_head(
     let h = flit::decode_head(f);
     if h.class != r.class || h.class as usize >= p.classes {
         return Err(RouterError::BadClass);
+    }
+    if p.routing.is_mesh() {
+        return super::mesh::trailing_head(cfg, p, r.reserved, f);
     }
     if h.node >= cfg.node_count {
         return Err(RouterError::NodeOutOfRange);

@@ -1,0 +1,332 @@
+//! Mesh routing functions for path-based multidestination worms (issue #6,
+//! ALGORITHMS.md §B): `hamiltonian`, `dor` and `negative_first`, plus the one
+//! node ↔ header-address mapping every encoder, router and check uses.
+//!
+//! Each function is a pure function of per-router constants ([`MeshConsts`]),
+//! the header's `Node` field and (for the checks in `routing.rs`) the input
+//! port and class, so the RTL can mirror it with comparators and no divider
+//! (docs/router.md "Mesh routing functions"):
+//!
+//! * `dor` (dimension-ordered XY, the e-cube routing of column-path, paper
+//!   004 §4): X until the column matches, then Y.
+//! * `negative_first` (paper 004 `004_ff931b8919a97228.txt` §3.1,
+//!   Definition 3): all −X then −Y hops (negative subnetwork), then +X then
+//!   +Y. The paper's routing is partially adaptive; this router takes the one
+//!   deterministic choice that `pathbased::brcp::nf_segment` also takes, so
+//!   the BRCP worms are carried on exactly the paths the algorithms assume.
+//! * `hamiltonian` (paper 001 `001_55135f87d14a5195.txt` §2.1, function R):
+//!   toward a larger label, the neighbour with the largest label ≤ L(v);
+//!   toward a smaller one, the neighbour with the smallest label ≥ L(v).
+//!   Label-increasing channels are class HIGH (0), decreasing ones LOW (1).
+//!
+//! Addresses (the `Node` field): `dor`/`negative_first` pack coordinates as
+//! `(y << xb) | x` with `xb` = bits of K−1 (at least 1), so a router splits
+//! the field with wires; `hamiltonian` carries the snake label L(v), which is
+//! all R compares. An address that decodes to no node is `NodeOutOfRange`.
+
+use super::RouterError;
+use crate::config::RoutingKind;
+use crate::pathbased::hamiltonian;
+use crate::pathbased::worm::{CLASS_HIGH, CLASS_LOW};
+use crate::topology::{Dir, NodeId, Topology};
+
+/// Bits of the x part of a packed address: enough for K−1, at least 1.
+pub fn x_bits(k: u32) -> u32 {
+    (u32::BITS - (k - 1).leading_zeros()).max(1)
+}
+
+/// Header address of node `n` under mesh routing `kind`. Tree and SPAM
+/// routing use their own numbering (`dstm::encode`), so they map to the id.
+pub fn address(kind: RoutingKind, topo: &Topology, n: NodeId) -> u32 {
+    let (x, y) = topo.coord(n);
+    match kind {
+        RoutingKind::Hamiltonian => hamiltonian::label(topo, n),
+        RoutingKind::Dor | RoutingKind::NegativeFirst => (y << x_bits(topo.k)) | x,
+        RoutingKind::Tree | RoutingKind::Spam => n,
+    }
+}
+
+/// The node carrying address `a`, or `None` if `a` names no node.
+pub fn node_of_address(kind: RoutingKind, topo: &Topology, a: u32) -> Option<NodeId> {
+    match kind {
+        RoutingKind::Hamiltonian => (a < topo.nodes()).then(|| hamiltonian::node_of_label(topo, a)),
+        RoutingKind::Dor | RoutingKind::NegativeFirst => {
+            let xb = x_bits(topo.k);
+            let (x, y) = (a & ((1 << xb) - 1), a >> xb);
+            (x < topo.k && y < topo.m).then(|| topo.id(x, y))
+        }
+        RoutingKind::Tree | RoutingKind::Spam => (a < topo.nodes()).then_some(a),
+    }
+}
+
+/// Largest address plus one: what the `Node` field must hold.
+pub fn address_space(kind: RoutingKind, topo: &Topology) -> u32 {
+    match kind {
+        RoutingKind::Dor | RoutingKind::NegativeFirst => ((topo.m - 1) << x_bits(topo.k)) + topo.k,
+        _ => topo.nodes(),
+    }
+}
+
+/// Per-router constants of a mesh routing function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshConsts {
+    /// This router's own address.
+    pub own: u32,
+    /// Packed addresses: x field width, K−1 and M−1 (range check).
+    pub xb: u32,
+    pub kmax: u32,
+    pub mmax: u32,
+    /// Hamiltonian: number of nodes (labels are below it).
+    pub n: u32,
+    /// Hamiltonian: the label of the neighbour on each port, `None` at the
+    /// mesh edge.
+    pub nbr: [Option<u32>; 4],
+    /// Consumption group of a worm absorbed here, by the input port it
+    /// arrived on (injection inputs: group 0), and the number of groups.
+    /// Worms of one group share a pool; see [`cons_groups`].
+    pub cons_group: [u8; 4],
+    pub groups: u8,
+}
+
+/// Consumption groups by arrival port, chosen so that a worm waiting for a
+/// consumption channel only ever waits for worms whose next channel comes
+/// later in the routing function's channel order (no consumption-channel
+/// deadlock, docs/decisions.md Issue 6):
+/// * `hamiltonian`: the class of the arriving channel (HIGH worms continue
+///   to larger labels, LOW to smaller): 2 groups;
+/// * `negative_first`: the phase of the arriving channel, negative (from the
+///   +X/+Y neighbour) or positive: 2 groups;
+/// * `dor`: the arrival port itself (a +Y and a −Y worm would otherwise wait
+///   on each other's column): 4 groups.
+///
+/// Returns (group per port O1..O4, groups).
+pub fn cons_groups(kind: RoutingKind, in_class: [Option<u8>; 4]) -> ([u8; 4], u8) {
+    match kind {
+        RoutingKind::Hamiltonian => (in_class.map(|c| c.unwrap_or(0)), 2),
+        RoutingKind::NegativeFirst => ([0, 1, 0, 1], 2),
+        _ => ([0, 1, 2, 3], 4),
+    }
+}
+
+impl MeshConsts {
+    /// The constants of node `u`.
+    pub fn new(kind: RoutingKind, topo: &Topology, u: NodeId) -> MeshConsts {
+        let mut nbr = [None; 4];
+        for d in Dir::ALL {
+            nbr[d.index()] = topo.neighbor(u, d).map(|v| address(kind, topo, v));
+        }
+        let mut c = MeshConsts {
+            own: address(kind, topo, u),
+            xb: x_bits(topo.k),
+            kmax: topo.k - 1,
+            mmax: topo.m - 1,
+            n: topo.nodes(),
+            nbr,
+            cons_group: [0; 4],
+            groups: 1,
+        };
+        let in_class = Dir::ALL.map(|d| c.in_class(kind, d));
+        (c.cons_group, c.groups) = cons_groups(kind, in_class);
+        c
+    }
+
+    /// Class of the channel leaving through port `d` (`None`: no link).
+    /// Hamiltonian: HIGH toward a larger label, else LOW; others: class 0.
+    pub fn out_class(&self, kind: RoutingKind, d: Dir) -> Option<u8> {
+        let l = self.nbr[d.index()]?;
+        Some(match kind {
+            RoutingKind::Hamiltonian if l > self.own => CLASS_HIGH,
+            RoutingKind::Hamiltonian => CLASS_LOW,
+            _ => 0,
+        })
+    }
+
+    /// Class of the channel arriving on input port `d`: the neighbour's
+    /// output class toward us (HIGH when our label is the larger).
+    pub fn in_class(&self, kind: RoutingKind, d: Dir) -> Option<u8> {
+        let l = self.nbr[d.index()]?;
+        Some(match kind {
+            RoutingKind::Hamiltonian if self.own > l => CLASS_HIGH,
+            RoutingKind::Hamiltonian => CLASS_LOW,
+            _ => 0,
+        })
+    }
+
+    /// The routing function: the output port toward address `a`, `None` if
+    /// `a` is this router, `NodeOutOfRange` if `a` names no node.
+    pub fn route(&self, kind: RoutingKind, a: u32) -> Result<Option<Dir>, RouterError> {
+        match kind {
+            RoutingKind::Hamiltonian => self.hamiltonian(a),
+            RoutingKind::Dor => self.packed(a).map(|t| dor(self.xy(), t)),
+            RoutingKind::NegativeFirst => self.packed(a).map(|t| negative_first(self.xy(), t)),
+            RoutingKind::Tree | RoutingKind::Spam => Err(RouterError::BadLink),
+        }
+    }
+
+    fn xy(&self) -> (u32, u32) {
+        (self.own & ((1 << self.xb) - 1), self.own >> self.xb)
+    }
+
+    /// Splits a packed address (wires) and range-checks it (comparators).
+    fn packed(&self, a: u32) -> Result<(u32, u32), RouterError> {
+        let (x, y) = (a & ((1 << self.xb) - 1), a >> self.xb);
+        if x > self.kmax || y > self.mmax {
+            return Err(RouterError::NodeOutOfRange);
+        }
+        Ok((x, y))
+    }
+
+    /// R of paper 001 §2.1 over the four neighbour-label constants.
+    fn hamiltonian(&self, lv: u32) -> Result<Option<Dir>, RouterError> {
+        if lv >= self.n {
+            return Err(RouterError::NodeOutOfRange);
+        }
+        let lu = self.own;
+        if lv == lu {
+            return Ok(None);
+        }
+        let mut best: Option<(u32, Dir)> = None;
+        for d in Dir::ALL {
+            let Some(l) = self.nbr[d.index()] else {
+                continue;
+            };
+            let better = match best {
+                None => true,
+                Some((b, _)) if lu < lv => l > b,
+                Some((b, _)) => l < b,
+            };
+            let fits = if lu < lv { l <= lv } else { l >= lv };
+            if fits && better {
+                best = Some((l, d));
+            }
+        }
+        // The snake neighbour (label lu ± 1) always fits, so `best` is set.
+        Ok(best.map(|(_, d)| d))
+    }
+}
+
+/// Dimension-ordered XY routing from `(x, y)` toward `t`.
+pub fn dor((x, y): (u32, u32), t: (u32, u32)) -> Option<Dir> {
+    if t.0 > x {
+        Some(Dir::XPlus)
+    } else if t.0 < x {
+        Some(Dir::XMinus)
+    } else if t.1 > y {
+        Some(Dir::YPlus)
+    } else if t.1 < y {
+        Some(Dir::YMinus)
+    } else {
+        None
+    }
+}
+
+/// Deterministic negative-first routing from `(x, y)` toward `t`: −X, −Y,
+/// then +X, +Y (paper 004 §3.1).
+pub fn negative_first((x, y): (u32, u32), t: (u32, u32)) -> Option<Dir> {
+    if t.0 < x {
+        Some(Dir::XMinus)
+    } else if t.1 < y {
+        Some(Dir::YMinus)
+    } else if t.0 > x {
+        Some(Dir::XPlus)
+    } else if t.1 > y {
+        Some(Dir::YPlus)
+    } else {
+        None
+    }
+}
+
+/// The next node from `u` toward `v` under `kind` on `topo`, by the router's
+/// own function (what the encoders check their worms against).
+pub fn next_node(kind: RoutingKind, topo: &Topology, u: NodeId, v: NodeId) -> Option<NodeId> {
+    let c = MeshConsts::new(kind, topo, u);
+    let d = c.route(kind, address(kind, topo, v)).ok()??;
+    topo.neighbor(u, d)
+}
+
+/// First HEAD at a mesh router (dispatched from `routing::first_head` after
+/// the class check): at its target it is stripped and reserves a channel of
+/// its arrival group's consumption pool (C=1, [`cons_groups`]) and the O ports, which must be links
+/// of the worm's class; elsewhere it requests the port of the routing
+/// function, which must not be its arrival port and must be of its class.
+pub fn first_head(
+    cfg: &crate::config::RouterConfig,
+    p: &crate::config::RouterParams,
+    input: usize,
+    h: crate::flit::Head,
+    owned: u8,
+) -> Result<(u8, bool, u8), RouterError> {
+    let c = cfg.mesh.as_ref().ok_or(RouterError::BadLink)?;
+    let link_ok = |d: usize| cfg.out_class[d] == Some(h.class);
+    match c.route(p.routing, h.node)? {
+        None => {
+            if !h.c && h.o == 0 {
+                return Err(RouterError::NoOutput);
+            }
+            let mut mask = 0u8;
+            if h.c {
+                let g = if input < 4 { c.cons_group[input] } else { 0 };
+                let pool = p.pool_of(g, c.groups as usize);
+                mask |= 1 << super::routing::pool_choice(pool, owned);
+            }
+            for d in 0..4 {
+                if h.o >> d & 1 == 1 {
+                    if !link_ok(d) {
+                        return Err(RouterError::BadLink);
+                    }
+                    mask |= 1 << d;
+                }
+            }
+            Ok((mask, true, h.class))
+        }
+        Some(d) => {
+            if input < 4 && d.index() == input {
+                return Err(RouterError::BackToArrival);
+            }
+            if !link_ok(d.index()) {
+                return Err(RouterError::BadLink);
+            }
+            Ok((1 << d.index(), false, h.class))
+        }
+    }
+}
+
+/// A trailing HEAD at an active mesh input (class already checked). At a
+/// split point (more than one reserved output) it gets S=1 and goes to:
+/// * the one reserved link, if exactly one is reserved (the path-worm case
+///   `{C=1, one O bit}`): a trailing HEAD for d_j, j > i+1, passes d_i
+///   toward d_{i+1}, which is not in general the routing function's way to
+///   d_j (docs/decisions.md, Issue 6), so the function is not consulted;
+/// * the reserved link the routing function gives for its Node, if several
+///   are (several O bits); a port not reserved is `BelowNoBranch`;
+/// * nowhere if no link is reserved (`TrailingAtConsumer`).
+///
+/// Elsewhere it follows the single reserved output, even when its Node is
+/// this router. Headers are never replicated.
+pub fn trailing_head(
+    cfg: &crate::config::RouterConfig,
+    p: &crate::config::RouterParams,
+    reserved: u8,
+    f: crate::flit::Flit,
+) -> Result<(usize, crate::flit::Flit), RouterError> {
+    let h = crate::flit::decode_head(f);
+    let c = cfg.mesh.as_ref().ok_or(RouterError::BadLink)?;
+    // A trailing HEAD for this node is legal: a route may pass a node before
+    // it returns to it as a destination (pure BRCP's reversal(L1)∘L2 turns
+    // back through nodes it passed), so `HeadForMeAfterSplit` does not apply.
+    let route = c.route(p.routing, h.node)?;
+    let links = reserved & 0xF;
+    if links == 0 {
+        return Err(RouterError::TrailingAtConsumer);
+    }
+    if reserved.count_ones() > 1 {
+        if links.count_ones() == 1 {
+            return Ok((links.trailing_zeros() as usize, crate::flit::set_s(f)));
+        }
+        return match route {
+            Some(d) if links >> d.index() & 1 == 1 => Ok((d.index(), crate::flit::set_s(f))),
+            _ => Err(RouterError::BelowNoBranch),
+        };
+    }
+    Ok((links.trailing_zeros() as usize, f))
+}
