@@ -37,8 +37,8 @@ use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::flit;
 use wormcast_sim::router::mesh::MeshConsts;
 use wormcast_sim::router::spam::NO_PORT;
-use wormcast_sim::trees::TreeTable;
 use wormcast_sim::router::{InState, RouterError};
+use wormcast_sim::trees::TreeTable;
 
 pub use crate::hw::SETUP_W;
 
@@ -525,8 +525,8 @@ impl<const W: usize> Logic for Decode<W> {
                 self.m_d.next = 3.into();
             }
         } else {
-            self.m_ok.next = (self.m_x.val() <= self.m_kmax.val())
-                & (self.m_y.val() <= self.m_mmax.val());
+            self.m_ok.next =
+                (self.m_x.val() <= self.m_kmax.val()) & (self.m_y.val() <= self.m_mmax.val());
             if self.nf.val() {
                 // Negative-first (paper 004 §3.1): -X, -Y, then +X, +Y.
                 if self.m_x.val() < self.m_ox.val() {

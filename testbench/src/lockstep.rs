@@ -127,7 +127,11 @@ impl RouterStim {
                 r.gen_range(0..16u8) & links
             };
             // C=0 without O bits (NoOutput at its target) now and then.
-            let c = if o == 0 { r.gen_bool(0.9) } else { r.gen_bool(0.7) };
+            let c = if o == 0 {
+                r.gen_bool(0.9)
+            } else {
+                r.gen_bool(0.7)
+            };
             (c, o, !first && r.gen_bool(0.3))
         } else {
             (r.gen_bool(0.5), r.gen_range(0..16), r.gen_bool(0.3))

@@ -252,7 +252,10 @@ fn mesh_router_run(
     // class (Hamiltonian): BadLink. An inner dor/negative_first router has
     // neither.
     if kind == RoutingKind::Hamiltonian || cfg[node].out_class.contains(&None) {
-        assert!(code(RouterError::BadLink) > 0, "{kind:?}: no BadLink: {st:?}");
+        assert!(
+            code(RouterError::BadLink) > 0,
+            "{kind:?}: no BadLink: {st:?}"
+        );
     }
     // A trailing HEAD for this node is legal on a mesh.
     assert_eq!(code(RouterError::HeadForMeAfterSplit), 0, "{st:?}");
@@ -276,7 +279,10 @@ fn mesh_router_lockstep_each_function() {
         if node == 5 {
             // Several O bits at an inner node: the split by the routing
             // function and its BelowNoBranch case.
-            assert!(st.err_codes[RouterError::BelowNoBranch.code() as usize] > 0, "{st:?}");
+            assert!(
+                st.err_codes[RouterError::BelowNoBranch.code() as usize] > 0,
+                "{st:?}"
+            );
         }
     }
 }
