@@ -1,7 +1,20 @@
 //! Header decode and the routing function of one input (ARCHITECTURE §3
-//! "Input port"): `tree` up/down routing (paper 000 §3.1.2 and §3.2.2) or
-//! the SPAM baseline (paper 000 §2, ALGORITHMS.md §A), chosen at generation
-//! time; the header setup delay; the consumption-pool choice.
+//! "Input port"): `tree` up/down routing (paper 000 §3.1.2 and §3.2.2), the
+//! SPAM baseline (paper 000 §2, ALGORITHMS.md §A) or a mesh routing function
+//! (`hamiltonian`, paper 001 §2.1; `dor`; `negative_first`, paper 004
+//! §3.1; ALGORITHMS.md §B), chosen at generation time; the header setup
+//! delay; the consumption-pool choice.
+//!
+//! Mesh routing (`sim/src/router/mesh.rs`, docs/decisions.md "Issue 6 —
+//! mesh routing in the RTL"): comparators against per-router constants
+//! only. Packed `dor`/`negative_first` addresses split into x and y with a
+//! mask and a constant shift and are range-checked against K−1 and M−1;
+//! Hamiltonian R selects, among the neighbours whose label lies between
+//! this router's and `Node`'s, the one closest to `Node` (four "fits"
+//! comparators and pairwise label compares). A C=1 header takes its arrival
+//! group's pool (a constant of the input); a trailing HEAD follows
+//! `mesh::trailing_head` (one reserved link: that link; several: the
+//! function's port if reserved; no `head_for_me_after_split`).
 //!
 //! Purely combinational: from the FIFO head and the input's registers it
 //! decides the input's action this cycle exactly as the native
