@@ -39,6 +39,55 @@ fn out_dir(name: &str) -> PathBuf {
     d
 }
 
+/// Builds the DUT under each simulator and runs its vectors: the `good`
+/// ones must pass (`PASS top: N cycles`), every `wrong` model must be
+/// caught with a nonzero exit and a report naming cycle and signal.
+#[allow(clippy::too_many_arguments)]
+fn check_sims(
+    label: &str,
+    top: &str,
+    dir: &std::path::Path,
+    tb: &std::path::Path,
+    dut: &std::path::Path,
+    good: &(PathBuf, PathBuf),
+    cycles: usize,
+    wrong: &[(&str, (PathBuf, PathBuf))],
+) {
+    for sim in SIMS {
+        let b = build(sim, &dir.join(sim.to_string()), tb, dut);
+        let r = run(&b, &good.0, &good.1, cycles, None);
+        eprintln!(
+            "{label} {sim}: build {:.1}s, {cycles} cycles in {:.1}s ({:.0} cycles/s): {}",
+            b.seconds,
+            r.seconds,
+            cycles as f64 / r.seconds,
+            r.stdout.lines().last().unwrap_or("")
+        );
+        assert!(
+            r.ok,
+            "{sim}: {label} Verilog differs from the native model:\n{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains(&format!("PASS {top}: {cycles} cycles")));
+        for (what, (wi, we)) in wrong {
+            let r = run(&b, wi, we, cycles, None);
+            let m = r.mismatches();
+            eprintln!(
+                "{label} {sim}, wrong model ({what}): exit {:?}, first report: {}",
+                r.exit,
+                m.first().unwrap_or(&"none")
+            );
+            assert!(!r.ok, "{sim} accepted a wrong model ({what})");
+            assert_ne!(r.exit, Some(0), "{sim}: a mismatch must exit nonzero");
+            assert!(
+                !m.is_empty() && m[0].contains("cycle ") && m[0].contains("signal "),
+                "{sim}: mismatch report must name cycle and signal:\n{}",
+                r.stdout
+            );
+        }
+    }
+}
+
 fn cfgs(p: &RouterParams) -> Vec<RouterConfig> {
     let topo = Topology::torus(4, 4).unwrap();
     dstm_configs(&topo, Named::Dstm1, p).unwrap()
@@ -112,43 +161,16 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
         ),
     ];
 
-    for sim in SIMS {
-        let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-        let r = run(&b, &vin, &vexp, ROUTER_CYCLES, None);
-        eprintln!(
-            "router {sim}: build {:.1}s, {} cycles in {:.1}s ({:.0} cycles/s): {}",
-            b.seconds,
-            ROUTER_CYCLES,
-            r.seconds,
-            ROUTER_CYCLES as f64 / r.seconds,
-            r.stdout.lines().last().unwrap_or("")
-        );
-        assert!(
-            r.ok,
-            "{sim}: Verilog differs from the native model:\n{}",
-            r.stdout
-        );
-        assert!(r
-            .stdout
-            .contains(&format!("PASS {}: {ROUTER_CYCLES} cycles", g.top)));
-
-        for (what, (wi, we)) in &wrong {
-            let r = run(&b, wi, we, ROUTER_CYCLES, None);
-            let m = r.mismatches();
-            eprintln!(
-                "router {sim}, wrong model ({what}): exit {:?}, first report: {}",
-                r.exit,
-                m.first().unwrap_or(&"none")
-            );
-            assert!(!r.ok, "{sim} accepted a wrong model ({what})");
-            assert_ne!(r.exit, Some(0), "{sim}: a mismatch must exit nonzero");
-            assert!(
-                !m.is_empty() && m[0].contains("cycle ") && m[0].contains("signal "),
-                "{sim}: mismatch report must name cycle and signal:\n{}",
-                r.stdout
-            );
-        }
-    }
+    check_sims(
+        "router",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        ROUTER_CYCLES,
+        &wrong,
+    );
 }
 
 /// The broken arbiter also shows at the router's ports alone (no internal
@@ -333,34 +355,16 @@ fn spam_router_verilog_matches_native_and_wrong_models_are_caught() {
             wrong_setup.write_hex(&dir, "setup1").unwrap(),
         ),
     ];
-    for sim in SIMS {
-        let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-        let r = run(&b, &vin, &vexp, SPAM_ROUTER_CYCLES, None);
-        eprintln!(
-            "SPAM router {sim}: build {:.1}s, {} cycles in {:.1}s: {}",
-            b.seconds,
-            SPAM_ROUTER_CYCLES,
-            r.seconds,
-            r.stdout.lines().last().unwrap_or("")
-        );
-        assert!(
-            r.ok,
-            "{sim}: SPAM Verilog differs from the native model:\n{}",
-            r.stdout
-        );
-        for (what, (wi, we)) in &wrong {
-            let r = run(&b, wi, we, SPAM_ROUTER_CYCLES, None);
-            let m = r.mismatches();
-            eprintln!(
-                "SPAM router {sim}, wrong model ({what}): first report: {}",
-                m.first().unwrap_or(&"none")
-            );
-            assert!(
-                !r.ok && !m.is_empty(),
-                "{sim} accepted a wrong model ({what})"
-            );
-        }
-    }
+    check_sims(
+        "SPAM router",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        SPAM_ROUTER_CYCLES,
+        &wrong,
+    );
 }
 
 #[test]
@@ -394,22 +398,16 @@ fn spam_fabric_verilog_matches_native() {
     let (vin, vexp) = vs.write_hex(&dir, "good").unwrap();
     let tb = dir.join("tb.v");
     std::fs::write(&tb, vs.testbench(SPAM_FABRIC_CYCLES)).unwrap();
-    for sim in SIMS {
-        let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-        let r = run(&b, &vin, &vexp, SPAM_FABRIC_CYCLES, None);
-        eprintln!(
-            "SPAM fabric {sim}: build {:.1}s, {} cycles in {:.1}s: {}",
-            b.seconds,
-            SPAM_FABRIC_CYCLES,
-            r.seconds,
-            r.stdout.lines().last().unwrap_or("")
-        );
-        assert!(
-            r.ok,
-            "{sim}: SPAM fabric Verilog differs from the native model:\n{}",
-            r.stdout
-        );
-    }
+    check_sims(
+        "SPAM fabric",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        SPAM_FABRIC_CYCLES,
+        &[],
+    );
 }
 
 // ---- Issue 6: mesh routing functions ----
@@ -480,37 +478,16 @@ fn mesh_routers_verilog_match_native_and_wrong_models_are_caught() {
                 wrong_mask.write_hex(&dir, "mask").unwrap(),
             ),
         ];
-        for sim in SIMS {
-            let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-            let r = run(&b, &vin, &vexp, MESH_ROUTER_CYCLES, None);
-            eprintln!(
-                "{} router {sim}: build {:.1}s, {} cycles in {:.1}s: {}",
-                kind.name(),
-                b.seconds,
-                MESH_ROUTER_CYCLES,
-                r.seconds,
-                r.stdout.lines().last().unwrap_or("")
-            );
-            assert!(
-                r.ok,
-                "{sim}: {} Verilog differs from the native model:\n{}",
-                kind.name(),
-                r.stdout
-            );
-            for (what, (wi, we)) in &wrong {
-                let r = run(&b, wi, we, MESH_ROUTER_CYCLES, None);
-                let m = r.mismatches();
-                eprintln!(
-                    "{} router {sim}, wrong model ({what}): first report: {}",
-                    kind.name(),
-                    m.first().unwrap_or(&"none")
-                );
-                assert!(
-                    !r.ok && !m.is_empty(),
-                    "{sim} accepted a wrong model ({what})"
-                );
-            }
-        }
+        check_sims(
+            &format!("{} router", kind.name()),
+            &g.top,
+            &dir,
+            &tb,
+            &dut,
+            &(vin, vexp),
+            MESH_ROUTER_CYCLES,
+            &wrong,
+        );
     }
 }
 
@@ -556,20 +533,14 @@ drain_cycles = 0
     let (vin, vexp) = vs.write_hex(&dir, "good").unwrap();
     let tb = dir.join("tb.v");
     std::fs::write(&tb, vs.testbench(MESH_FABRIC_CYCLES)).unwrap();
-    for sim in SIMS {
-        let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-        let r = run(&b, &vin, &vexp, MESH_FABRIC_CYCLES, None);
-        eprintln!(
-            "mesh fabric {sim}: build {:.1}s, {} cycles in {:.1}s: {}",
-            b.seconds,
-            MESH_FABRIC_CYCLES,
-            r.seconds,
-            r.stdout.lines().last().unwrap_or("")
-        );
-        assert!(
-            r.ok,
-            "{sim}: mesh fabric Verilog differs from the native model:\n{}",
-            r.stdout
-        );
-    }
+    check_sims(
+        "mesh fabric",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        MESH_FABRIC_CYCLES,
+        &[],
+    );
 }
