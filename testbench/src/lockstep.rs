@@ -310,6 +310,25 @@ drain_cycles = 0
     wormcast_sim::scenario::Scenario::from_toml(&text, &[], "lockstep").expect("valid scenario")
 }
 
+/// A mesh scenario in the style of [`fabric_scenario`]: Poisson unicast and
+/// path-based multicast worms of `scheme` (`sim/src/pathbased/scheme.rs`)
+/// on mesh routing `routing`, 40 % multicast.
+pub fn mesh_fabric_scenario(
+    topology: &str,
+    routing: &str,
+    scheme: &str,
+    consumption: usize,
+    rate: f64,
+    seed: u64,
+) -> wormcast_sim::scenario::Scenario {
+    let mut sc = fabric_scenario(topology, rate, seed);
+    sc.network.routing = routing.into();
+    sc.network.consumption_channels = consumption;
+    sc.traffic.multicast_scheme = scheme.into();
+    sc.traffic.multicast_fraction = 0.4;
+    sc
+}
+
 /// What a fabric lockstep run did.
 #[derive(Debug, Clone, Default)]
 pub struct FabricStats {

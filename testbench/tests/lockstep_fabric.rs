@@ -71,9 +71,6 @@ fn fabric_spam_setup_off_by_one_is_caught() {
 
 // ---- Issue 6: mesh fabrics under path-based multicast ----
 
-/// A 4×4 mesh with mesh routing `routing` carrying Poisson unicast and
-/// path-based multicast worms of `scheme` (`sim/src/pathbased/scheme.rs`,
-/// encoded by the native NIs).
 fn mesh_scenario(
     routing: &str,
     scheme: &str,
@@ -81,28 +78,14 @@ fn mesh_scenario(
     rate: f64,
     seed: u64,
 ) -> wormcast_sim::scenario::Scenario {
-    let text = format!(
-        r#"
-[network]
-topology = "mesh:4x4"
-routing = "{routing}"
-consumption_channels = {consumption}
-
-[traffic]
-multicast_scheme = "{scheme}"
-rate = {rate}
-multicast_fraction = 0.4
-destinations = [2, 6]
-length = 6
-seed = {seed}
-
-[run]
-warmup = 0
-cycles = 1000000
-drain_cycles = 0
-"#
-    );
-    wormcast_sim::scenario::Scenario::from_toml(&text, &[], "lockstep").expect("valid scenario")
+    wormcast_testbench::lockstep::mesh_fabric_scenario(
+        "mesh:4x4",
+        routing,
+        scheme,
+        consumption,
+        rate,
+        seed,
+    )
 }
 
 #[test]

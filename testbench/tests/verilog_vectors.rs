@@ -497,25 +497,14 @@ fn mesh_fabric_verilog_matches_native() {
     // A 3×3 Hamiltonian mesh (edge ports tied off) under dual-path
     // multicast and unicast worms; every router's ports checked every
     // cycle (internal registers: the 4×4 mesh fabric lockstep).
-    let text = r#"
-[network]
-topology = "mesh:3x3"
-routing = "hamiltonian"
-
-[traffic]
-multicast_scheme = "dual-path"
-rate = 0.03
-multicast_fraction = 0.4
-destinations = [2, 5]
-length = 6
-seed = 54
-
-[run]
-warmup = 0
-cycles = 1000000
-drain_cycles = 0
-"#;
-    let sc = wormcast_sim::scenario::Scenario::from_toml(text, &[], "vectors").unwrap();
+    let sc = wormcast_testbench::lockstep::mesh_fabric_scenario(
+        "mesh:3x3",
+        "hamiltonian",
+        "dual-path",
+        2,
+        0.03,
+        54,
+    );
     let FabricDut {
         module: g,
         file: dut,
