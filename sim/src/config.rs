@@ -53,6 +53,29 @@ impl RoutingKind {
         }
     }
 
+    pub const ALL: [RoutingKind; 5] = [
+        RoutingKind::Tree,
+        RoutingKind::Spam,
+        RoutingKind::Hamiltonian,
+        RoutingKind::Dor,
+        RoutingKind::NegativeFirst,
+    ];
+
+    /// Parses a routing name ([`RoutingKind::name`]); the error names
+    /// `field` and lists every routing function with its topology.
+    pub fn parse(s: &str, field: &str) -> InputResult<RoutingKind> {
+        RoutingKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s.trim())
+            .ok_or_else(|| {
+                InputError::new(
+                    field,
+                    s,
+                    "tree or spam (torus); hamiltonian, dor or negative_first (mesh)",
+                )
+            })
+    }
+
     /// Scenario name (`network.routing`).
     pub fn name(self) -> &'static str {
         match self {

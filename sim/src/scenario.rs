@@ -281,20 +281,7 @@ impl Scenario {
             field: "network.topology".into(),
             ..e
         })?;
-        let routing = match n.routing.as_str() {
-            "tree" => RoutingKind::Tree,
-            "spam" => RoutingKind::Spam,
-            "hamiltonian" => RoutingKind::Hamiltonian,
-            "dor" => RoutingKind::Dor,
-            "negative_first" => RoutingKind::NegativeFirst,
-            other => {
-                return Err(InputError::new(
-                    "network.routing",
-                    other,
-                    "tree or spam (torus); hamiltonian, dor or negative_first (mesh)",
-                ))
-            }
-        };
+        let routing = RoutingKind::parse(&n.routing, "network.routing")?;
         if routing.is_mesh() && topo.is_torus() {
             return Err(InputError::new(
                 "network.routing",

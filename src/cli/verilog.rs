@@ -82,20 +82,7 @@ fn parse_node(topo: &Topology, s: &str) -> Result<u32, InputError> {
 
 fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     let topo = Topology::parse(&a.topology)?;
-    let routing = match a.routing.trim() {
-        "tree" => RoutingKind::Tree,
-        "spam" => RoutingKind::Spam,
-        "hamiltonian" => RoutingKind::Hamiltonian,
-        "dor" => RoutingKind::Dor,
-        "negative_first" => RoutingKind::NegativeFirst,
-        other => {
-            return Err(InputError::new(
-                "routing",
-                other,
-                "tree, spam, hamiltonian, dor or negative_first",
-            ))
-        }
-    };
+    let routing = RoutingKind::parse(&a.routing, "routing")?;
     let mesh = routing.is_mesh();
     if mesh && topo.is_torus() {
         return Err(InputError::new(
