@@ -2,13 +2,24 @@
 //! manifest, deterministic bytes, clear errors for bad flags.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wormcast"))
-        .args(args)
-        .output()
-        .expect("run wormcast")
+mod common;
+use common::wormcast as run;
+
+/// Runs `wormcast verilog ARGS --out DIR` into two fresh directories named
+/// after `tag`, asserts `file` is byte-identical in both (determinism), and
+/// returns the manifest and the file.
+fn generate_twice(tag: &str, args: &[&str], file: &str) -> (serde_json::Value, Vec<u8>) {
+    let (a, b) = (tmp(&format!("{tag}_a")), tmp(&format!("{tag}_b")));
+    for d in [&a, &b] {
+        let o = run(&[&["verilog"], args, &["--out", d]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let va = std::fs::read(Path::new(&a).join(file)).unwrap();
+    let vb = std::fs::read(Path::new(&b).join(file)).unwrap();
+    assert_eq!(va, vb, "{tag}: same flags, same bytes");
+    let m = std::fs::read(Path::new(&a).join("manifest.json")).unwrap();
+    (serde_json::from_slice(&m).unwrap(), va)
 }
 
 fn tmp(name: &str) -> String {
@@ -19,26 +30,11 @@ fn tmp(name: &str) -> String {
 
 #[test]
 fn router_files_manifest_and_determinism() {
-    let (a, b) = (tmp("a"), tmp("b"));
-    for d in [&a, &b] {
-        let o = run(&[
-            "verilog",
-            "--router",
-            "--topology",
-            "torus:4x4",
-            "--node",
-            "1,2",
-            "--out",
-            d,
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-    let va = std::fs::read(Path::new(&a).join("wormcast_router_n9.v")).unwrap();
-    let vb = std::fs::read(Path::new(&b).join("wormcast_router_n9.v")).unwrap();
-    assert_eq!(va, vb, "same flags, same bytes");
-    let m: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(Path::new(&a).join("manifest.json")).unwrap())
-            .unwrap();
+    let (m, _) = generate_twice(
+        "router",
+        &["--router", "--topology", "torus:4x4", "--node", "1,2"],
+        "wormcast_router_n9.v",
+    );
     assert_eq!(m["top"], "wormcast_router_n9");
     assert_eq!(m["files"][0], "wormcast_router_n9.v");
     assert_eq!(m["parameters"]["node"], 9);
@@ -125,10 +121,9 @@ fn bad_flags_are_clear_errors() {
 
 #[test]
 fn spam_router_manifest_records_routing_and_setup() {
-    let (a, b) = (tmp("spam_a"), tmp("spam_b"));
-    for d in [&a, &b] {
-        let o = run(&[
-            "verilog",
+    let (m, va) = generate_twice(
+        "spam",
+        &[
             "--router",
             "--routing",
             "spam",
@@ -136,17 +131,9 @@ fn spam_router_manifest_records_routing_and_setup() {
             "2",
             "--node",
             "5",
-            "--out",
-            d,
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-    let va = std::fs::read(Path::new(&a).join("wormcast_router_n5.v")).unwrap();
-    let vb = std::fs::read(Path::new(&b).join("wormcast_router_n5.v")).unwrap();
-    assert_eq!(va, vb, "same flags, same bytes");
-    let m: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(Path::new(&a).join("manifest.json")).unwrap())
-            .unwrap();
+        ],
+        "wormcast_router_n5.v",
+    );
     assert_eq!(m["parameters"]["routing"], "spam");
     assert_eq!(m["parameters"]["setup_cycles"], 2);
     assert_eq!(m["parameters"]["classes"], 1);
@@ -167,10 +154,9 @@ fn spam_router_manifest_records_routing_and_setup() {
 #[test]
 fn mesh_router_and_fabric_manifest_records_routing() {
     for kind in ["hamiltonian", "dor", "negative_first"] {
-        let (a, b) = (tmp(&format!("{kind}_a")), tmp(&format!("{kind}_b")));
-        for d in [&a, &b] {
-            let o = run(&[
-                "verilog",
+        let (m, _) = generate_twice(
+            kind,
+            &[
                 "--router",
                 "--routing",
                 kind,
@@ -178,17 +164,9 @@ fn mesh_router_and_fabric_manifest_records_routing() {
                 "mesh:4x4",
                 "--node",
                 "1,1",
-                "--out",
-                d,
-            ]);
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        }
-        let va = std::fs::read(Path::new(&a).join("wormcast_router_n5.v")).unwrap();
-        let vb = std::fs::read(Path::new(&b).join("wormcast_router_n5.v")).unwrap();
-        assert_eq!(va, vb, "{kind}: same flags, same bytes");
-        let m: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(Path::new(&a).join("manifest.json")).unwrap())
-                .unwrap();
+            ],
+            "wormcast_router_n5.v",
+        );
         assert_eq!(m["parameters"]["routing"], kind);
         assert_eq!(m["parameters"]["topology"], "mesh:4x4");
         assert_eq!(
