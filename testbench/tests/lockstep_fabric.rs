@@ -71,23 +71,6 @@ fn fabric_spam_setup_off_by_one_is_caught() {
 
 // ---- Issue 6: mesh fabrics under path-based multicast ----
 
-fn mesh_scenario(
-    routing: &str,
-    scheme: &str,
-    consumption: usize,
-    rate: f64,
-    seed: u64,
-) -> wormcast_sim::scenario::Scenario {
-    wormcast_testbench::lockstep::mesh_fabric_scenario(
-        "mesh:4x4",
-        routing,
-        scheme,
-        consumption,
-        rate,
-        seed,
-    )
-}
-
 #[test]
 fn fabric_4x4_mesh_lockstep_each_function() {
     for (routing, scheme, cons, seed) in [
@@ -97,7 +80,9 @@ fn fabric_4x4_mesh_lockstep_each_function() {
         ("negative_first", "brcp-pure", 2, 44),
         ("negative_first", "brcp-minimal", 2, 45),
     ] {
-        let sc = mesh_scenario(routing, scheme, cons, 0.012, seed);
+        let sc = wormcast_testbench::lockstep::mesh_fabric_scenario(
+            "mesh:4x4", routing, scheme, cons, 0.012, seed,
+        );
         let st = fabric_lockstep::<32>(&sc, Fault::None, 3_000)
             .unwrap_or_else(|m| panic!("{routing}/{scheme}: fabric lockstep mismatch: {m}"));
         eprintln!("{routing}/{scheme}: {st:?}");
@@ -107,7 +92,14 @@ fn fabric_4x4_mesh_lockstep_each_function() {
 
 #[test]
 fn fabric_mesh_masking_is_caught() {
-    let sc = mesh_scenario("negative_first", "brcp-minimal", 2, 0.02, 46);
+    let sc = wormcast_testbench::lockstep::mesh_fabric_scenario(
+        "mesh:4x4",
+        "negative_first",
+        "brcp-minimal",
+        2,
+        0.02,
+        46,
+    );
     let m = fabric_lockstep::<32>(&sc, Fault::MeshMasking, 3_000)
         .expect_err("a masking arbiter on a mesh fabric must be detected");
     eprintln!("caught: {m}");
