@@ -113,7 +113,7 @@ proptest! {
                 while (last || !concurrent) && !net.all_done() && cycles < 200_000 {
                     net.step();
                     cycles += 1;
-                    if concurrent && cycles % 256 == 0 && net.check_deadlock() {
+                    if concurrent && cycles.is_multiple_of(256) && net.check_deadlock() {
                         deadlock = true;
                         break;
                     }
@@ -241,7 +241,7 @@ fn two_dds_trees_deadlock() {
         }
         for c in 1..5_000u64 {
             net.step();
-            if c % 256 == 0 && net.check_deadlock() {
+            if c.is_multiple_of(256) && net.check_deadlock() {
                 break;
             }
             if net.all_done() {
