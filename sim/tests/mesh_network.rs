@@ -306,7 +306,8 @@ fn bad_mesh_input_names_the_field() {
                 "network.routing=dor",
                 "network.faulty_links=[\"0,0,+x\"]",
             ],
-            "network.faulty_links",
+            // Faults on a mesh need a fault-tolerant scheme (issue 7).
+            "traffic.multicast_scheme",
         ),
         (
             vec![
