@@ -48,7 +48,7 @@ fn no_flit_through_excluded(net: &Network) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// A few messages of one tree scheme on a random mesh (faulty for the
     /// ft-* schemes), first one after another (each drained before the next
