@@ -303,6 +303,16 @@ fn bad_input() {
         net.submit(0, vec![3], 4, None).unwrap_err().field,
         "destinations"
     );
+    // Off-mesh or self destinations, for a thesis tree and an ft tree.
+    for name in ["vh", "ft-s3"] {
+        let mut s = scenario(4, 4, name, "dor", &[]);
+        s.traffic.pattern = "none".into();
+        let mut net = Network::new(&s).unwrap();
+        assert!(net.submit(0, vec![99], 4, None).is_err(), "{name}");
+        assert!(net.submit(5, vec![5], 4, None).is_err(), "{name}");
+        assert!(net.submit(0, vec![], 4, None).is_err(), "{name}");
+        assert!(net.submit(0, vec![5, 6], 4, None).is_ok(), "{name}");
+    }
     // Faults need a fault-tolerant scheme; tree schemes need dor or
     // negative_first; faulty nodes are for meshes; bad coordinates.
     let s = scenario(6, 6, "diag", "dor", &[(3, 3)]);
