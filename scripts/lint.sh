@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Verilog lint (ARCHITECTURE §7): `verilator --lint-only -Wall` on the
 # generated single router and 4x4 DSTM-1 torus fabric, and the same two with
-# SPAM routing and a header setup delay of 2 cycles. Clean except the
+# SPAM routing and a header setup delay of 2 cycles, and a router and a 4x4
+# mesh fabric for each mesh routing function (hamiltonian, dor,
+# negative_first; issue 6). Clean except the
 # waivers of scripts/verilator_waivers.vlt, each named and explained there;
 # any other warning or error fails this script.
 #
@@ -24,6 +26,10 @@ mkdir -p "$out"
 "$bin" verilog --topology torus:4x4 --construction dstm1 --out "$out/fabric" >/dev/null
 "$bin" verilog --router --routing spam --setup-cycles 2 --node 5 --out "$out/router_spam" >/dev/null
 "$bin" verilog --topology torus:4x4 --routing spam --setup-cycles 2 --out "$out/fabric_spam" >/dev/null
+for r in hamiltonian dor negative_first; do
+  "$bin" verilog --router --topology mesh:4x4 --routing $r --node 5 --out "$out/router_$r" >/dev/null
+  "$bin" verilog --topology mesh:4x4 --routing $r --out "$out/fabric_$r" >/dev/null
+done
 
 status=0
 lint() { # dir top
@@ -43,4 +49,8 @@ lint "$out/router" wormcast_router_n5
 lint "$out/fabric" wormcast_torus_4x4
 lint "$out/router_spam" wormcast_router_n5
 lint "$out/fabric_spam" wormcast_torus_4x4
+for r in hamiltonian dor negative_first; do
+  lint "$out/router_$r" wormcast_router_n5
+  lint "$out/fabric_$r" wormcast_mesh_4x4
+done
 exit $status

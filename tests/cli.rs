@@ -1,13 +1,7 @@
 //! Command-line tests of `wormcast trees` and `wormcast route`.
 
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wormcast"))
-        .args(args)
-        .output()
-        .expect("run wormcast")
-}
+mod common;
+use common::{rejects, wormcast as run};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let o = run(args);
@@ -17,18 +11,6 @@ fn json(args: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&o.stderr)
     );
     serde_json::from_slice(&o.stdout).expect("JSON on stdout")
-}
-
-/// Exit code 2 and a message naming the field and value, no panic.
-fn rejects(args: &[&str], field: &str, value: &str) {
-    let o = run(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(
-        err.contains(field) && err.contains(value),
-        "{args:?}: {err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]

@@ -1,25 +1,16 @@
 //! `wormcast ftree` from the outside: the Fig. 7(a) multicast, a tiny sweep
 //! with its plot and JSON, and bad flags (exit 2, field and value named).
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wormcast"))
-        .arg("ftree")
-        .args(args)
-        .output()
-        .expect("run wormcast")
+    common::wormcast(&[&["ftree"], args].concat())
 }
 
 fn rejects(args: &[&str], field: &str, value: &str) {
-    let o = run(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(
-        err.contains(field) && err.contains(value),
-        "{args:?}: {err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    common::rejects(&[&["ftree"], args].concat(), field, value)
 }
 
 #[test]

@@ -1,14 +1,8 @@
 //! `wormcast run` from the outside: the JSON contract, the per-message CSV,
 //! `--dump-scenario` round trip, exit codes.
 
-use std::process::Command;
-
-fn wormcast(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wormcast"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
+mod common;
+use common::wormcast;
 
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("wormcast-run-{}", std::process::id()));

@@ -1,14 +1,8 @@
 //! `wormcast sweep` and `wormcast bench` from the outside: determinism across
 //! thread counts, the plot, and bad input.
 
-use std::process::Command;
-
-fn wormcast(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wormcast"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
+mod common;
+use common::wormcast;
 
 fn points(path: &std::path::Path) -> Vec<serde_json::Value> {
     let v: serde_json::Value =

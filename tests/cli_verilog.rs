@@ -163,3 +163,80 @@ fn spam_router_manifest_records_routing_and_setup() {
     assert_eq!(m["parameters"]["routing"], "tree");
     assert_eq!(m["parameters"]["setup_cycles"], 0);
 }
+
+#[test]
+fn mesh_router_and_fabric_manifest_records_routing() {
+    for kind in ["hamiltonian", "dor", "negative_first"] {
+        let (a, b) = (tmp(&format!("{kind}_a")), tmp(&format!("{kind}_b")));
+        for d in [&a, &b] {
+            let o = run(&[
+                "verilog",
+                "--router",
+                "--routing",
+                kind,
+                "--topology",
+                "mesh:4x4",
+                "--node",
+                "1,1",
+                "--out",
+                d,
+            ]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        }
+        let va = std::fs::read(Path::new(&a).join("wormcast_router_n5.v")).unwrap();
+        let vb = std::fs::read(Path::new(&b).join("wormcast_router_n5.v")).unwrap();
+        assert_eq!(va, vb, "{kind}: same flags, same bytes");
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(Path::new(&a).join("manifest.json")).unwrap())
+                .unwrap();
+        assert_eq!(m["parameters"]["routing"], kind);
+        assert_eq!(m["parameters"]["topology"], "mesh:4x4");
+        assert_eq!(
+            m["parameters"]["classes"],
+            if kind == "hamiltonian" { 2 } else { 1 }
+        );
+    }
+    let d = tmp("mesh_fabric");
+    let o = run(&[
+        "verilog",
+        "--topology",
+        "mesh:3x2",
+        "--routing",
+        "dor",
+        "--out",
+        &d,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(Path::new(&d).join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["top"], "wormcast_mesh_3x2");
+    assert_eq!(m["parameters"]["routing"], "dor");
+    // Bad combinations: a torus with a mesh routing function, trees with
+    // mesh routing.
+    for (args, field) in [
+        (
+            vec!["verilog", "--routing", "dor", "--out", "/tmp/x"],
+            "routing",
+        ),
+        (
+            vec![
+                "verilog",
+                "--routing",
+                "hamiltonian",
+                "--topology",
+                "mesh:4x4",
+                "--construction",
+                "dstm1",
+                "--out",
+                "/tmp/x",
+            ],
+            "construction",
+        ),
+    ] {
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(field), "{args:?}: {err}");
+    }
+}

@@ -2,7 +2,10 @@
 //! rotating priority order over the inputs; a request is granted only when
 //! all its outputs are free (all or nothing, no hold-and-wait). The
 //! highest-priority input that cannot be granted keeps the top priority and
-//! masks every output it requests, free ones too, from lower-priority inputs.
+//! masks every output it requests, free ones too, from lower-priority inputs
+//! — except with the mesh routing functions, which have no mask
+//! (`arbitrate_masking` with `maskable` = 0, docs/decisions.md Issue 6): a
+//! generation-time constant.
 //!
 //! Same function as the native `router::arbiter::arbitrate`, built as a
 //! chain over rotated positions `k = 0..n` (input `(prio + k) mod n`): each
@@ -58,11 +61,16 @@ pub struct Arbiter {
     /// Flip the "first blocked keeps the top" rule (a deliberately broken
     /// arbiter, only for the lockstep self-test).
     broken: Constant<Bit>,
+    /// The first blocked input masks its free outputs (`false` for the
+    /// mesh routing functions, `arbitrate_masking` with `maskable` = 0).
+    masking: Constant<Bit>,
     _n: usize,
 }
 
 impl Arbiter {
-    pub fn new(n: usize, broken: bool) -> Arbiter {
+    /// `masking`: the first blocked input masks the outputs it requests
+    /// (tree and SPAM routing); mesh routing has no mask.
+    pub fn new(n: usize, broken: bool, masking: bool) -> Arbiter {
         Arbiter {
             req: vdef(n),
             owned: Default::default(),
@@ -87,6 +95,7 @@ impl Arbiter {
             n_c: Constant::new((n as u64).into()),
             kc: (0..n).map(|k| Constant::new((k as u64).into())).collect(),
             broken: Constant::new(broken),
+            masking: Constant::new(masking),
             _n: n,
         }
     }
@@ -126,7 +135,7 @@ impl Logic for Arbiter {
             self.g[k].next = self.r[k].val().any() & !(self.r[k].val() & self.taken[k].val()).any();
             self.bl[k].next = self.r[k].val().any() & !self.g[k].val();
             // Granted requests take their outputs; so does the first blocked one (the mask).
-            if self.g[k].val() | (self.bl[k].val() & !self.blk[k].val()) {
+            if self.g[k].val() | (self.bl[k].val() & !self.blk[k].val() & self.masking.val()) {
                 self.taken[k + 1].next = self.taken[k].val() | self.r[k].val();
             } else {
                 self.taken[k + 1].next = self.taken[k].val();

@@ -1,7 +1,20 @@
 //! Header decode and the routing function of one input (ARCHITECTURE §3
-//! "Input port"): `tree` up/down routing (paper 000 §3.1.2 and §3.2.2) or
-//! the SPAM baseline (paper 000 §2, ALGORITHMS.md §A), chosen at generation
-//! time; the header setup delay; the consumption-pool choice.
+//! "Input port"): `tree` up/down routing (paper 000 §3.1.2 and §3.2.2), the
+//! SPAM baseline (paper 000 §2, ALGORITHMS.md §A) or a mesh routing function
+//! (`hamiltonian`, paper 001 §2.1; `dor`; `negative_first`, paper 004
+//! §3.1; ALGORITHMS.md §B), chosen at generation time; the header setup
+//! delay; the consumption-pool choice.
+//!
+//! Mesh routing (`sim/src/router/mesh.rs`, docs/decisions.md "Issue 6 —
+//! mesh routing in the RTL"): comparators against per-router constants
+//! only. Packed `dor`/`negative_first` addresses split into x and y with a
+//! mask and a constant shift and are range-checked against K−1 and M−1;
+//! Hamiltonian R selects, among the neighbours whose label lies between
+//! this router's and `Node`'s, the one closest to `Node` (four "fits"
+//! comparators and pairwise label compares). A C=1 header takes its arrival
+//! group's pool (a constant of the input); a trailing HEAD follows
+//! `mesh::trailing_head` (one reserved link: that link; several: the
+//! function's port if reserved; no `head_for_me_after_split`).
 //!
 //! Purely combinational: from the FIFO head and the input's registers it
 //! decides the input's action this cycle exactly as the native
@@ -35,8 +48,10 @@ use crate::hw::*;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::flit;
+use wormcast_sim::router::mesh::MeshConsts;
 use wormcast_sim::router::spam::NO_PORT;
 use wormcast_sim::router::{InState, RouterError};
+use wormcast_sim::trees::TreeTable;
 
 pub use crate::hw::SETUP_W;
 
@@ -173,6 +188,40 @@ pub struct Decode<const W: usize> {
     e_node_range: Constant<Bits<ERR_CODE_W>>,
     e_bad_class: Constant<Bits<ERR_CODE_W>>,
     e_reserved_kind: Constant<Bits<ERR_CODE_W>>,
+    // Mesh routing (router/mesh.rs), generation-time choice: `mesh` on,
+    // `ham` Hamiltonian R, `nf` negative-first (else dor).
+    mesh: Constant<Bit>,
+    ham: Constant<Bit>,
+    nf: Constant<Bit>,
+    /// This router's address and, packed, its x and y.
+    m_own: Constant<Bits<W>>,
+    m_ox: Constant<Bits<W>>,
+    m_oy: Constant<Bits<W>>,
+    /// Packed addresses: x field width (shift), x mask, K−1, M−1.
+    m_xb: Constant<Bits<8>>,
+    m_xmask: Constant<Bits<W>>,
+    m_kmax: Constant<Bits<W>>,
+    m_mmax: Constant<Bits<W>>,
+    /// Hamiltonian: number of labels; per port the neighbour's label.
+    m_n: Constant<Bits<W>>,
+    m_nbr_v: Vec<Constant<Bit>>,
+    m_nbr: Vec<Constant<Bits<W>>>,
+    // Mesh decode.
+    m_x: Signal<Local, Bits<W>>,
+    m_y: Signal<Local, Bits<W>>,
+    m_ok: Signal<Local, Bit>,
+    m_here: Signal<Local, Bit>,
+    m_d: Signal<Local, Bits<2>>,
+    m_up: Signal<Local, Bit>,
+    /// Hamiltonian: the neighbour on port d fits (label between own and
+    /// target) / is the chosen one.
+    m_fit: Vec<Signal<Local, Bit>>,
+    m_sel: Vec<Signal<Local, Bit>>,
+    /// Reserved links, and more than one of them.
+    links: Signal<Local, Bits<MASK_W>>,
+    links_m1: Signal<Local, Bits<MASK_W>>,
+    links_multi: Signal<Local, Bit>,
+    m_dres: Signal<Local, Bit>,
     _classes: usize,
     _spam_n: usize,
 }
@@ -197,13 +246,42 @@ impl<const W: usize> Decode<W> {
         let mut ch_v = vec![];
         let mut ch_lo = vec![];
         let mut ch_hi = vec![];
+        let mesh = p.routing.is_mesh();
+        let mc = match (&cfg.mesh, mesh) {
+            (Some(m), true) => *m,
+            (None, true) => panic!("mesh routing without mesh constants"),
+            (_, false) => MeshConsts {
+                own: 0,
+                xb: 1,
+                kmax: 0,
+                mmax: 0,
+                n: 0,
+                nbr: [None; 4],
+                cons_group: [0; 4],
+                groups: 1,
+            },
+        };
+        // Mesh routing: the consumption pool is the arrival group's
+        // (`mesh::first_head`), a constant of this input.
+        let m_group = if input < 4 { mc.cons_group[input] } else { 0 };
+        let m_pool = p.pool_of(m_group, mc.groups as usize);
         for c in 0..classes {
-            let t = cfg.tree[c];
+            // Mesh routing has no tree tables: the tree decode is unused.
+            let t = cfg.tree.get(c).copied().unwrap_or(TreeTable {
+                own: 0,
+                parent: None,
+                child: [None; 4],
+            });
             own.push(k::<W>(t.own as u64));
             par_v.push(Constant::new(t.parent.is_some()));
             par_d.push(k::<2>(t.parent.map_or(0, |d| d.index() as u64)));
             // Channel j of the pool is output 4 + j (routing::consumption_output).
-            pool.push(k::<CONS_W>(p.consumption_pool(c as u8) as u64));
+            let pl = if mesh {
+                m_pool
+            } else {
+                p.consumption_pool(c as u8)
+            };
+            pool.push(k::<CONS_W>(pl as u64));
             for d in 0..4 {
                 let (v, lo, hi) = match t.child[d] {
                     Some((lo, hi)) => (true, lo as u64, hi as u64),
@@ -340,6 +418,35 @@ impl<const W: usize> Decode<W> {
             e_node_range: ec(RouterError::NodeOutOfRange),
             e_bad_class: ec(RouterError::BadClass),
             e_reserved_kind: ec(RouterError::ReservedKind),
+            mesh: Constant::new(mesh),
+            ham: Constant::new(p.routing == RoutingKind::Hamiltonian),
+            nf: Constant::new(p.routing == RoutingKind::NegativeFirst),
+            m_own: k::<W>(mc.own as u64),
+            m_ox: k::<W>((mc.own & ((1 << mc.xb) - 1)) as u64),
+            m_oy: k::<W>((mc.own >> mc.xb) as u64),
+            m_xb: k::<8>(mc.xb as u64),
+            m_xmask: k::<W>((1u64 << mc.xb) - 1),
+            m_kmax: k::<W>(mc.kmax as u64),
+            m_mmax: k::<W>(mc.mmax as u64),
+            m_n: k::<W>(mc.n as u64),
+            m_nbr_v: mc.nbr.iter().map(|l| Constant::new(l.is_some())).collect(),
+            m_nbr: mc
+                .nbr
+                .iter()
+                .map(|l| k::<W>(l.unwrap_or(0) as u64))
+                .collect(),
+            m_x: Default::default(),
+            m_y: Default::default(),
+            m_ok: Default::default(),
+            m_here: Default::default(),
+            m_d: Default::default(),
+            m_up: Default::default(),
+            m_fit: (0..4).map(|_| Default::default()).collect(),
+            m_sel: (0..4).map(|_| Default::default()).collect(),
+            links: Default::default(),
+            links_m1: Default::default(),
+            links_multi: Default::default(),
+            m_dres: Default::default(),
             _classes: classes,
         }
     }
@@ -391,8 +498,81 @@ impl<const W: usize> Logic for Decode<W> {
                 & (self.hnode.val() <= self.t_hi[d].val());
             self.lok[d].next = self.link_v[d].val() & (self.link_cls[d].val() == self.hcls.val());
         }
-        self.own_hit.next = self.hnode.val() == self.t_own.val();
-        self.node_ok.next = self.hnode.val() < self.node_count.val();
+        // Mesh routing functions (router/mesh.rs `MeshConsts::route`): only
+        // comparators against per-router constants, no divider. Packed
+        // addresses split into x and y with wires.
+        self.m_x.next = self.hnode.val() & self.m_xmask.val();
+        self.m_y.next = self.hnode.val() >> self.m_xb.val();
+        // Hamiltonian R (paper 001 §2.1): toward a larger label the
+        // neighbour with the largest label <= L(v), else the one with the
+        // smallest label >= L(v); labels are distinct, so one port wins.
+        self.m_up.next = self.m_own.val() < self.hnode.val();
+        for d in 0..4 {
+            self.m_fit[d].next = self.m_nbr_v[d].val()
+                & ((self.m_up.val() & (self.m_nbr[d].val() <= self.hnode.val()))
+                    | (!self.m_up.val() & (self.m_nbr[d].val() >= self.hnode.val())));
+        }
+        for d in 0..4 {
+            self.m_sel[d].next = self.m_fit[d].val();
+            for e in 0..4 {
+                if self.m_fit[e].val()
+                    & ((self.m_up.val() & (self.m_nbr[e].val() > self.m_nbr[d].val()))
+                        | (!self.m_up.val() & (self.m_nbr[e].val() < self.m_nbr[d].val())))
+                {
+                    self.m_sel[d].next = false;
+                }
+            }
+        }
+        self.m_here.next = false;
+        self.m_d.next = 0.into();
+        if self.ham.val() {
+            self.m_ok.next = self.hnode.val() < self.m_n.val();
+            self.m_here.next = self.hnode.val() == self.m_own.val();
+            if self.m_sel[0].val() {
+                self.m_d.next = 0.into();
+            } else if self.m_sel[1].val() {
+                self.m_d.next = 1.into();
+            } else if self.m_sel[2].val() {
+                self.m_d.next = 2.into();
+            } else if self.m_sel[3].val() {
+                self.m_d.next = 3.into();
+            }
+        } else {
+            self.m_ok.next =
+                (self.m_x.val() <= self.m_kmax.val()) & (self.m_y.val() <= self.m_mmax.val());
+            if self.nf.val() {
+                // Negative-first (paper 004 §3.1): -X, -Y, then +X, +Y.
+                if self.m_x.val() < self.m_ox.val() {
+                    self.m_d.next = 1.into();
+                } else if self.m_y.val() < self.m_oy.val() {
+                    self.m_d.next = 3.into();
+                } else if self.m_x.val() > self.m_ox.val() {
+                    self.m_d.next = 0.into();
+                } else if self.m_y.val() > self.m_oy.val() {
+                    self.m_d.next = 2.into();
+                } else {
+                    self.m_here.next = true;
+                }
+            } else if self.m_x.val() > self.m_ox.val() {
+                // Dimension-ordered XY: X until the column matches, then Y.
+                self.m_d.next = 0.into();
+            } else if self.m_x.val() < self.m_ox.val() {
+                self.m_d.next = 1.into();
+            } else if self.m_y.val() > self.m_oy.val() {
+                self.m_d.next = 2.into();
+            } else if self.m_y.val() < self.m_oy.val() {
+                self.m_d.next = 3.into();
+            } else {
+                self.m_here.next = true;
+            }
+        }
+        if self.mesh.val() {
+            self.own_hit.next = self.m_here.val();
+            self.node_ok.next = self.m_ok.val();
+        } else {
+            self.own_hit.next = self.hnode.val() == self.t_own.val();
+            self.node_ok.next = self.hnode.val() < self.node_count.val();
+        }
         self.arr_cls_ok.next =
             !self.arr_is_link.val() | (self.arr_v.val() & (self.arr_cls.val() == self.hcls.val()));
 
@@ -426,7 +606,13 @@ impl<const W: usize> Logic for Decode<W> {
         // The port of a header for another node: the tree's, or with SPAM
         // and S=0 the SPAM table's (a missing entry: the worm would have to
         // go up again, DownPhaseUp).
-        if self.spam.val() & !self.hs.val() {
+        if self.mesh.val() {
+            // The snake neighbour always fits, so R always gives a port.
+            self.f_v.next = true;
+            self.f_d.next = self.m_d.val();
+            self.f_err.next = self.e_node_range.val();
+            self.f_up.next = false;
+        } else if self.spam.val() & !self.hs.val() {
             self.f_v.next = self.sp_ev.val();
             self.f_d.next = self.sp_ed.val();
             self.f_err.next = self.e_down_phase_up.val();
@@ -478,6 +664,17 @@ impl<const W: usize> Logic for Decode<W> {
         // More than one output reserved: a split point.
         self.res_m1.next = self.reserved.val() - 1;
         self.multi.next = (self.reserved.val() & self.res_m1.val()).any();
+        // Mesh split points: the reserved links, more than one of them, and
+        // whether the routing function's port is one of them.
+        self.links.next = self.reserved.val() & self.link_mask.val();
+        self.links_m1.next = self.links.val() - 1;
+        self.links_multi.next = (self.links.val() & self.links_m1.val()).any();
+        self.m_dres.next = false;
+        for d in 0..4 {
+            if self.m_d.val().index() == d {
+                self.m_dres.next = self.reserved.val().get_bit(d) & !self.m_here.val();
+            }
+        }
 
         // Defaults: no action.
         self.req.next = 0.into();
@@ -555,13 +752,31 @@ impl<const W: usize> Logic for Decode<W> {
                     } else if !self.node_ok.val() {
                         self.err.next = true;
                         self.code.next = self.e_node_range.val();
-                    } else if self.own_hit.val() & self.hs.val() {
+                    } else if self.own_hit.val() & self.hs.val() & !self.mesh.val() {
                         self.err.next = true;
                         self.code.next = self.e_for_me_after_split.val();
+                    } else if self.mesh.val() & (self.links.val() == 0) {
+                        // mesh::trailing_head: no reserved link.
+                        self.err.next = true;
+                        self.code.next = self.e_trailing_at_consumer.val();
                     } else if self.multi.val() {
-                        // Split point: the reserved link below which Node lies, S set.
+                        // Split point, S set.
                         self.send_flit.next = self.head.val() | self.s_mask.val();
-                        if self.reserved.val().get_bit(0) & self.below[0].val() {
+                        if self.mesh.val() {
+                            // mesh::trailing_head: the one reserved link (a
+                            // path worm, {C=1, one O bit}), else the
+                            // reserved link of the routing function.
+                            if !self.links_multi.val() {
+                                self.send.next = true;
+                                self.send_outs.next = self.links.val();
+                            } else if self.m_dres.val() {
+                                self.send.next = true;
+                                self.send_outs.next = self.one.val() << self.m_d.val();
+                            } else {
+                                self.err.next = true;
+                                self.code.next = self.e_below_no_branch.val();
+                            }
+                        } else if self.reserved.val().get_bit(0) & self.below[0].val() {
                             self.send.next = true;
                             self.send_outs.next = self.one.val();
                         } else if self.reserved.val().get_bit(1) & self.below[1].val() {

@@ -1,7 +1,8 @@
 //! Per-instance router constants for a generated fabric, from the one
 //! definition in `wormcast-sim`: DSTM trees (`trees::construct`,
-//! `RouterConfig::for_trees`) or the SPAM baseline (`router::spam`,
-//! `RouterConfig::for_spam`), built exactly as the simulator's `Network`
+//! `RouterConfig::for_trees`), the SPAM baseline (`router::spam`,
+//! `RouterConfig::for_spam`) or a mesh routing function (`router::mesh`,
+//! `RouterConfig::for_mesh`), built exactly as the simulator's `Network`
 //! builds them (R1 = node 0).
 
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
@@ -57,6 +58,14 @@ pub fn spam_configs(
     RouterConfig::for_spam(topo, &t, params, &[])
 }
 
+/// Router configurations of every node of mesh `topo` for a mesh routing
+/// function (`params.routing` = hamiltonian, dor or negative_first), as
+/// `Network::new` builds them (`RouterConfig::for_mesh`: per-router address
+/// constants, link classes; a torus is an `InputError`).
+pub fn mesh_configs(topo: &Topology, params: &RouterParams) -> InputResult<Vec<RouterConfig>> {
+    RouterConfig::for_mesh(topo, params)
+}
+
 /// Router configurations for `params.routing`: DSTM trees of `named`, or
 /// SPAM on a BFS tree (`named = None`) or on tree 0 of `named`.
 pub fn configs(
@@ -68,11 +77,14 @@ pub fn configs(
         RoutingKind::Tree => dstm_configs(topo, named.unwrap_or(Named::Dstm1), params),
         RoutingKind::Spam => spam_configs(topo, named, params),
         RoutingKind::Hamiltonian | RoutingKind::Dor | RoutingKind::NegativeFirst => {
-            Err(InputError::new(
-                "routing",
-                params.routing.name(),
-                "tree or spam (the RTL twin has no mesh routing functions yet)",
-            ))
+            if named.is_some() {
+                return Err(InputError::new(
+                    "construction",
+                    named.map_or(String::new(), |n| n.to_string()),
+                    "none with mesh routing (no trees)",
+                ));
+            }
+            mesh_configs(topo, params)
         }
     }
 }

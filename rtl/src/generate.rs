@@ -38,7 +38,11 @@ pub struct Generated {
 /// Every configuration must carry the tables of the routing function.
 fn check_tables(p: &RouterParams, cfg: &[RouterConfig]) -> InputResult<()> {
     for c in cfg {
-        if (p.routing == RoutingKind::Spam) != c.spam.is_some() || c.tree.len() != p.classes {
+        let trees = if p.routing.is_mesh() { 0 } else { p.classes };
+        if (p.routing == RoutingKind::Spam) != c.spam.is_some()
+            || p.routing.is_mesh() != c.mesh.is_some()
+            || c.tree.len() != trees
+        {
             return Err(InputError::new(
                 "configs",
                 format!("node {}", c.node),

@@ -35,6 +35,9 @@ pub enum Fault {
     /// The header setup counter stops one cycle early (a first HEAD
     /// requests after `setup_cycles - 1` cycles at its FIFO head).
     SetupOffByOne,
+    /// The arbiter masks the blocked input's free outputs with mesh
+    /// routing, as tree routing does (and not with tree routing).
+    MeshMasking,
 }
 
 #[derive(LogicBlock)]
@@ -120,7 +123,12 @@ impl<const W: usize> Router<W> {
                     Decode::new(cfg, &q, i)
                 })
                 .collect(),
-            arb: Arbiter::new(n_in, fault == Fault::ArbiterPriority),
+            arb: Arbiter::new(
+                n_in,
+                fault == Fault::ArbiterPriority,
+                // Mesh routing: no mask (router::step); the fault flips it.
+                !p.routing.is_mesh() ^ (fault == Fault::MeshMasking),
+            ),
             in_state: vdef(n_in),
             in_reserved: vdef(n_in),
             in_class: vdef(n_in),

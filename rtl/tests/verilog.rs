@@ -142,3 +142,48 @@ fn spam_router_with_setup_verilog_deterministic_and_valid() {
     let e = router_module(&tree_p, &cfg[5]).unwrap_err();
     assert!(e.to_string().contains("configs"), "{e}");
 }
+
+#[test]
+fn mesh_routers_verilog_deterministic_and_valid() {
+    use wormcast_rtl::fabric_cfg::mesh_configs;
+    use wormcast_sim::config::RoutingKind;
+    let topo = Topology::mesh(4, 4).unwrap();
+    for kind in [
+        RoutingKind::Hamiltonian,
+        RoutingKind::Dor,
+        RoutingKind::NegativeFirst,
+    ] {
+        let p = RouterParams {
+            classes: kind.mesh_classes(),
+            routing: kind,
+            ..RouterParams::default()
+        };
+        let cfg = mesh_configs(&topo, &p).unwrap();
+        let a = router_module(&p, &cfg[5]).unwrap();
+        let b = router_module(&p, &cfg[5]).unwrap();
+        assert_eq!(a.verilog, b.verilog, "generation is deterministic");
+        assert_eq!(a.ports.len(), 2 + 3 * 5 + 3 * 6 + 2);
+        // No latches, no undriven wires.
+        yosys(
+            &format!("wormcast_router_n5_{}", kind.name()),
+            &a.verilog,
+            &a.top,
+        );
+        // Tree tables with mesh routing, mesh constants with tree routing:
+        // input errors, not panics.
+        let tree_p = RouterParams::default();
+        let tree_cfg =
+            dstm_configs(&Topology::torus(4, 4).unwrap(), Named::Dstm1, &tree_p).unwrap();
+        let e = router_module(&p, &tree_cfg[5]).unwrap_err();
+        assert!(e.to_string().contains("configs"), "{e}");
+        let e = router_module(&tree_p, &cfg[5]).unwrap_err();
+        assert!(e.to_string().contains("configs"), "{e}");
+    }
+    // A torus with a mesh routing function is an input error.
+    let p = RouterParams {
+        classes: 1,
+        routing: RoutingKind::Dor,
+        ..RouterParams::default()
+    };
+    assert!(mesh_configs(&Topology::torus(4, 4).unwrap(), &p).is_err());
+}

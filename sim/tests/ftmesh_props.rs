@@ -11,19 +11,8 @@ use wormcast_sim::ftmesh::{
 };
 use wormcast_sim::topology::Topology;
 
-fn instance() -> impl Strategy<Value = (u32, u32, Vec<Coord>, Coord, Vec<Coord>, u64)> {
-    (4u32..18, 4u32..18).prop_flat_map(|(k, m)| {
-        let n = (k * m) as usize;
-        (
-            Just(k),
-            Just(m),
-            proptest::collection::vec((0..k, 0..m), 0..n / 5),
-            (0..k, 0..m),
-            proptest::collection::vec((0..k, 0..m), 1..14),
-            any::<u64>(),
-        )
-    })
-}
+mod common;
+use common::faulty_mesh_case as instance;
 
 /// Independent check: a monotone fault-free path from a to b exists.
 fn monotone_path(mesh: &FaultyMesh, a: Coord, b: Coord) -> bool {

@@ -4,6 +4,8 @@
 //! routing, sources anywhere.
 
 use proptest::prelude::*;
+
+mod common;
 use wormcast_sim::flit::Head;
 use wormcast_sim::meshtree::{build, Algorithm, Grid, Point};
 use wormcast_sim::topology::{Dir, NodeId, Topology};
@@ -193,30 +195,13 @@ fn bad_trees_are_errors() {
     assert_eq!(e.field, "tree.destination");
 }
 
-/// Mesh sides, faulty nodes, source, destinations, seed.
-type FtCase = (u32, u32, Vec<(u32, u32)>, (u32, u32), Vec<(u32, u32)>, u64);
-
-fn ft_instance() -> impl Strategy<Value = FtCase> {
-    (4u32..14, 4u32..14).prop_flat_map(|(k, m)| {
-        let n = (k * m) as usize;
-        (
-            Just(k),
-            Just(m),
-            proptest::collection::vec((0..k, 0..m), 0..n / 6),
-            (0..k, 0..m),
-            proptest::collection::vec((0..k, 0..m), 1..12),
-            any::<u64>(),
-        )
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
     /// Paper-002 trees on faulty meshes (all three strategies) as worms: the
     /// header walk uses exactly the tree's links (so never a faulty or
     /// disabled node) and reaches every routed destination exactly once.
     #[test]
-    fn fault_tolerant_trees_walk_exactly(inst in ft_instance()) {
+    fn fault_tolerant_trees_walk_exactly(inst in common::faulty_mesh_case()) {
         use wormcast_sim::ftmesh::{multicast, FaultyMesh, Strategy as Ft};
         let (k, m, faults, s, dests, seed) = inst;
         let topo = Topology::mesh(k, m).unwrap();

@@ -1,6 +1,7 @@
-//! `wormcast verilog`: writes the Verilog of one router or of a whole torus
-//! fabric (ARCHITECTURE §7), DSTM tree routing or the SPAM baseline
-//! (`--routing spam`), optionally with a header setup delay
+//! `wormcast verilog`: writes the Verilog of one router or of a whole
+//! fabric (ARCHITECTURE §7): DSTM tree routing or the SPAM baseline
+//! (`--routing spam`) on a torus, or a mesh routing function
+//! (`--routing hamiltonian|dor|negative_first`) on a mesh, optionally with a header setup delay
 //! (`--setup-cycles`), one `.v` file per top module plus a `manifest.json`
 //! with the files, the top module, the parameters (routing and setup cycles
 //! included) and the port map (names, directions, widths). Output is
@@ -23,11 +24,13 @@ pub struct VerilogArgs {
     /// the whole fabric.
     #[arg(long)]
     pub router: bool,
-    /// Network, `torus:KxM` (DSTM trees need a torus).
+    /// Network: `torus:KxM` for tree and spam routing, `mesh:KxM` for the
+    /// mesh routing functions.
     #[arg(long, default_value = "torus:4x4")]
     pub topology: String,
     /// Routing function: `tree` (DSTM up/down, two classes) or `spam` (the
-    /// SPAM baseline: one tree plus cross links, one class).
+    /// SPAM baseline: one tree plus cross links, one class) on a torus;
+    /// `hamiltonian` (two classes), `dor` or `negative_first` on a mesh.
     #[arg(long, default_value = "tree")]
     pub routing: String,
     /// Trees: `dstm1` (default for tree routing), `dstm2`, or a method such
@@ -82,8 +85,32 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     let routing = match a.routing.trim() {
         "tree" => RoutingKind::Tree,
         "spam" => RoutingKind::Spam,
-        other => return Err(InputError::new("routing", other, "tree or spam")),
+        "hamiltonian" => RoutingKind::Hamiltonian,
+        "dor" => RoutingKind::Dor,
+        "negative_first" => RoutingKind::NegativeFirst,
+        other => {
+            return Err(InputError::new(
+                "routing",
+                other,
+                "tree, spam, hamiltonian, dor or negative_first",
+            ))
+        }
     };
+    let mesh = routing.is_mesh();
+    if mesh && topo.is_torus() {
+        return Err(InputError::new(
+            "routing",
+            routing.name(),
+            "tree or spam on a torus (hamiltonian, dor and negative_first need `mesh:KxM`)",
+        ));
+    }
+    if mesh && a.construction.is_some() {
+        return Err(InputError::new(
+            "construction",
+            a.construction.clone().unwrap_or_default(),
+            "none with mesh routing (it uses no trees)",
+        ));
+    }
     let construction = a.construction.clone().unwrap_or_else(|| {
         if routing == RoutingKind::Spam {
             "bfs"
@@ -93,7 +120,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         .to_string()
     });
     // SPAM on a BFS tree has no named construction.
-    let named = if routing == RoutingKind::Spam && construction.trim() == "bfs" {
+    let named = if mesh || (routing == RoutingKind::Spam && construction.trim() == "bfs") {
         None
     } else {
         Some(Named::parse(&construction)?)
@@ -114,7 +141,11 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         depth: a.buffer_depth,
         injection: a.injection_channels,
         consumption: a.consumption_channels,
-        classes: if routing == RoutingKind::Spam { 1 } else { 2 },
+        classes: match routing {
+            RoutingKind::Spam => 1,
+            RoutingKind::Tree => 2,
+            _ => routing.mesh_classes(),
+        },
         routing,
         setup_cycles: a.setup_cycles,
     };
@@ -137,7 +168,11 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         "top": g.top,
         "parameters": {
             "topology": topo.to_string(),
-            "construction": named.map_or("bfs".to_string(), |n| n.to_string()),
+            "construction": if mesh {
+                serde_json::Value::Null
+            } else {
+                named.map_or("bfs".to_string(), |n| n.to_string()).into()
+            },
             "node": node,
             "flit_width": params.flit.width,
             "buffer_depth": params.depth,

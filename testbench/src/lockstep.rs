@@ -60,6 +60,9 @@ impl RouterStim {
         } else {
             r.gen_range(0..4)
         };
+        if let Some(m) = self.cfg.mesh {
+            return self.mesh_head(m, class, sane, first);
+        }
         let t = self.cfg.tree[(class as usize).min(self.cfg.tree.len() - 1)];
         let n = self.cfg.node_count;
         let node = match r.gen_range(0..10) {
@@ -77,6 +80,59 @@ impl RouterStim {
         let (c, o, s) = if sane {
             let o = r.gen_range(0..16u8) & links;
             (o == 0 || r.gen_bool(0.5), o, !first && r.gen_bool(0.3))
+        } else {
+            (r.gen_bool(0.5), r.gen_range(0..16), r.gen_bool(0.3))
+        };
+        self.fmt.head(Head {
+            node,
+            c,
+            o,
+            s,
+            class,
+        })
+    }
+
+    /// A HEAD for a mesh router (`router::mesh`): this node, a neighbour
+    /// or any address of the routing's address space (packed addresses
+    /// with an x field past K−1 included), a few beyond it; O bits on links
+    /// of the class, often the path-worm pattern {C=1, one O bit}.
+    fn mesh_head(
+        &mut self,
+        m: wormcast_sim::router::mesh::MeshConsts,
+        class: u8,
+        sane: bool,
+        first: bool,
+    ) -> Flit {
+        let r = &mut self.rng;
+        let space = if self.params.routing == wormcast_sim::config::RoutingKind::Hamiltonian {
+            m.n
+        } else {
+            (m.mmax << m.xb) + m.kmax + 1
+        };
+        let node = match r.gen_range(0..10) {
+            0..=2 => m.own,
+            3 => m.nbr[r.gen_range(0..4)].unwrap_or(m.own),
+            4 if !sane => space + r.gen_range(0..3),
+            _ => r.gen_range(0..space),
+        };
+        let links: u8 = (0..4)
+            .filter(|&d| self.cfg.out_class[d] == Some(class))
+            .fold(0, |acc, d| acc | 1 << d);
+        let (c, o, s) = if sane {
+            let o = if links != 0 && r.gen_bool(0.5) {
+                // Path worm: consume here and continue on one link.
+                let ds: Vec<u8> = (0..4).filter(|d| links >> d & 1 == 1).collect();
+                1 << ds[r.gen_range(0..ds.len())]
+            } else {
+                r.gen_range(0..16u8) & links
+            };
+            // C=0 without O bits (NoOutput at its target) now and then.
+            let c = if o == 0 {
+                r.gen_bool(0.9)
+            } else {
+                r.gen_bool(0.7)
+            };
+            (c, o, !first && r.gen_bool(0.3))
         } else {
             (r.gen_bool(0.5), r.gen_range(0..16), r.gen_bool(0.3))
         };

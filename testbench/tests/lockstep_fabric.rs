@@ -68,3 +68,64 @@ fn fabric_spam_setup_off_by_one_is_caught() {
         .expect_err("a setup counter one short must be detected");
     eprintln!("caught: {m}");
 }
+
+// ---- Issue 6: mesh fabrics under path-based multicast ----
+
+/// A 4×4 mesh with mesh routing `routing` carrying Poisson unicast and
+/// path-based multicast worms of `scheme` (`sim/src/pathbased/scheme.rs`,
+/// encoded by the native NIs).
+fn mesh_scenario(
+    routing: &str,
+    scheme: &str,
+    consumption: usize,
+    rate: f64,
+    seed: u64,
+) -> wormcast_sim::scenario::Scenario {
+    let text = format!(
+        r#"
+[network]
+topology = "mesh:4x4"
+routing = "{routing}"
+consumption_channels = {consumption}
+
+[traffic]
+multicast_scheme = "{scheme}"
+rate = {rate}
+multicast_fraction = 0.4
+destinations = [2, 6]
+length = 6
+seed = {seed}
+
+[run]
+warmup = 0
+cycles = 1000000
+drain_cycles = 0
+"#
+    );
+    wormcast_sim::scenario::Scenario::from_toml(&text, &[], "lockstep").expect("valid scenario")
+}
+
+#[test]
+fn fabric_4x4_mesh_lockstep_each_function() {
+    for (routing, scheme, cons, seed) in [
+        ("hamiltonian", "dual-path", 2, 41u64),
+        ("hamiltonian", "multi-path", 2, 42),
+        ("dor", "column-path", 4, 43),
+        ("negative_first", "brcp-pure", 2, 44),
+        ("negative_first", "brcp-minimal", 2, 45),
+    ] {
+        let sc = mesh_scenario(routing, scheme, cons, 0.012, seed);
+        let st = fabric_lockstep::<32>(&sc, Fault::None, 3_000)
+            .unwrap_or_else(|m| panic!("{routing}/{scheme}: fabric lockstep mismatch: {m}"));
+        eprintln!("{routing}/{scheme}: {st:?}");
+        assert!(st.multicasts > 50 && st.delivered > 300, "{st:?}");
+    }
+}
+
+#[test]
+fn fabric_mesh_masking_is_caught() {
+    let sc = mesh_scenario("negative_first", "brcp-minimal", 2, 0.02, 46);
+    let m = fabric_lockstep::<32>(&sc, Fault::MeshMasking, 3_000)
+        .expect_err("a masking arbiter on a mesh fabric must be detected");
+    eprintln!("caught: {m}");
+}

@@ -204,3 +204,145 @@ fn setup_counter_off_by_one_is_caught() {
         .expect_err("a setup counter one short must be visible at the ports");
     eprintln!("caught (ports): {m}");
 }
+
+// ---- Issue 6: mesh routing functions (router/mesh.rs) ----
+
+use wormcast_rtl::fabric_cfg::mesh_configs;
+
+fn mesh_params(kind: RoutingKind, consumption: usize) -> RouterParams {
+    RouterParams {
+        classes: kind.mesh_classes(),
+        routing: kind,
+        consumption,
+        ..RouterParams::default()
+    }
+}
+
+fn mesh_cfgs(topology: &str, p: &RouterParams) -> Vec<RouterConfig> {
+    mesh_configs(&Topology::parse(topology).unwrap(), p).unwrap()
+}
+
+/// One mesh router in lockstep; returns the stats after the checks every
+/// mesh run must pass: the trailing-HEAD cases and the routing errors occur.
+fn mesh_router_run(
+    kind: RoutingKind,
+    topology: &str,
+    node: usize,
+    consumption: usize,
+    cycles: u64,
+    seed: u64,
+) -> wormcast_testbench::lockstep::LockstepStats {
+    let p = mesh_params(kind, consumption);
+    let cfg = mesh_cfgs(topology, &p);
+    let st = router_lockstep::<32>(&cfg[node], &p, Fault::None, cycles, seed, true)
+        .unwrap_or_else(|m| panic!("{kind:?} {topology} node {node}: lockstep mismatch: {m}"));
+    eprintln!("{kind:?} {topology} node {node}: {st:?}");
+    assert!(st.grants > 300 && st.flits_out > 1_500, "{st:?}");
+    let code = |e: RouterError| st.err_codes[e.code() as usize];
+    for e in [
+        RouterError::BackToArrival,
+        RouterError::NodeOutOfRange,
+        RouterError::BadClass,
+        RouterError::NoOutput,
+        RouterError::TrailingAtConsumer,
+    ] {
+        assert!(code(e) > 0, "{kind:?}: no {e:?} raised: {st:?}");
+    }
+    // An O bit on a missing link (mesh edge) or on a link of the other
+    // class (Hamiltonian): BadLink. An inner dor/negative_first router has
+    // neither.
+    if kind == RoutingKind::Hamiltonian || cfg[node].out_class.contains(&None) {
+        assert!(
+            code(RouterError::BadLink) > 0,
+            "{kind:?}: no BadLink: {st:?}"
+        );
+    }
+    // A trailing HEAD for this node is legal on a mesh.
+    assert_eq!(code(RouterError::HeadForMeAfterSplit), 0, "{st:?}");
+    st
+}
+
+#[test]
+fn mesh_router_lockstep_each_function() {
+    // Interior node 5 = (1,1) of the 4×4 mesh for each function, and a
+    // corner (node 0) for Hamiltonian (class HIGH/LOW links on two ports).
+    for (kind, node, seed) in [
+        (RoutingKind::Dor, 5usize, 61u64),
+        (RoutingKind::NegativeFirst, 5, 62),
+        (RoutingKind::Hamiltonian, 5, 63),
+        (RoutingKind::Hamiltonian, 0, 64),
+    ] {
+        let st = mesh_router_run(kind, "mesh:4x4", node, 2, 20_000, seed);
+        // Both consumption channels are used (2 groups, or 4 groups on 2
+        // channels for dor).
+        assert!(st.loaded[4] > 20 && st.loaded[5] > 20, "{st:?}");
+        if node == 5 {
+            // Several O bits at an inner node: the split by the routing
+            // function and its BelowNoBranch case.
+            assert!(
+                st.err_codes[RouterError::BelowNoBranch.code() as usize] > 0,
+                "{st:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn mesh_router_lockstep_other_shapes() {
+    // K = 3: packed addresses have holes (x = 3 names no node); edge node
+    // (2,1) of a 3×5 mesh; 4 consumption channels (dor: one per group),
+    // depth 1; negative_first on a 5×3 with 2 injection channels.
+    let st = mesh_router_run(RoutingKind::Dor, "mesh:3x5", 5, 4, 5_000, 65);
+    for o in 4..8 {
+        assert!(st.loaded[o] > 5, "channel {}: {st:?}", o - 4);
+    }
+    let p = RouterParams {
+        depth: 1,
+        injection: 2,
+        ..mesh_params(RoutingKind::NegativeFirst, 2)
+    };
+    let cfg = mesh_cfgs("mesh:5x3", &p);
+    let st = router_lockstep::<32>(&cfg[7], &p, Fault::None, 4_000, 66, true)
+        .unwrap_or_else(|m| panic!("negative_first 5x3: lockstep mismatch: {m}"));
+    eprintln!("negative_first 5x3 node 7 depth 1: {st:?}");
+    assert!(st.grants > 200, "{st:?}");
+    // Hamiltonian with 16-bit flits and a setup delay of 2.
+    let p = RouterParams {
+        flit: wormcast_sim::flit::FlitFormat::new(16).unwrap(),
+        setup_cycles: 2,
+        ..mesh_params(RoutingKind::Hamiltonian, 2)
+    };
+    let cfg = mesh_cfgs("mesh:4x4", &p);
+    let st = router_lockstep::<16>(&cfg[6], &p, Fault::None, 4_000, 67, true)
+        .unwrap_or_else(|m| panic!("hamiltonian 16-bit: lockstep mismatch: {m}"));
+    eprintln!("hamiltonian 16-bit setup 2 node 6: {st:?}");
+    assert!(st.grants > 200 && st.setup_cycles > 200, "{st:?}");
+}
+
+#[test]
+fn mesh_broken_models_are_caught() {
+    // The arbiter masking with mesh routing (as tree routing does).
+    let p = mesh_params(RoutingKind::Dor, 2);
+    let cfg = mesh_cfgs("mesh:4x4", &p);
+    let m = router_lockstep::<32>(&cfg[5], &p, Fault::MeshMasking, 20_000, 68, false)
+        .expect_err("a masking arbiter on a mesh must be detected at the ports");
+    eprintln!("caught (mesh masking): {m}");
+    // A wrong consumption group: Hamiltonian input O1 in the other group.
+    let p = mesh_params(RoutingKind::Hamiltonian, 2);
+    let cfg = mesh_cfgs("mesh:4x4", &p);
+    let mut bad = cfg[5].clone();
+    let mc = bad.mesh.as_mut().unwrap();
+    mc.cons_group[0] ^= 1;
+    let m = router_lockstep_vs::<32>(&cfg[5], &bad, &p, Fault::None, 20_000, 69, false)
+        .expect_err("a wrong consumption group must be detected at the ports");
+    eprintln!("caught (consumption group): {m}");
+    // negative_first at (1,1) built with the address of (2,1).
+    let p = mesh_params(RoutingKind::NegativeFirst, 2);
+    let cfg = mesh_cfgs("mesh:4x4", &p);
+    let mut bad = cfg[5].clone();
+    let mc = bad.mesh.as_mut().unwrap();
+    mc.own += 1;
+    let m = router_lockstep_vs::<32>(&cfg[5], &bad, &p, Fault::None, 20_000, 70, false)
+        .expect_err("a wrong own address must be detected at the ports");
+    eprintln!("caught (own address): {m}");
+}

@@ -39,6 +39,55 @@ fn out_dir(name: &str) -> PathBuf {
     d
 }
 
+/// Builds the DUT under each simulator and runs its vectors: the `good`
+/// ones must pass (`PASS top: N cycles`), every `wrong` model must be
+/// caught with a nonzero exit and a report naming cycle and signal.
+#[allow(clippy::too_many_arguments)]
+fn check_sims(
+    label: &str,
+    top: &str,
+    dir: &std::path::Path,
+    tb: &std::path::Path,
+    dut: &std::path::Path,
+    good: &(PathBuf, PathBuf),
+    cycles: usize,
+    wrong: &[(&str, (PathBuf, PathBuf))],
+) {
+    for sim in SIMS {
+        let b = build(sim, &dir.join(sim.to_string()), tb, dut);
+        let r = run(&b, &good.0, &good.1, cycles, None);
+        eprintln!(
+            "{label} {sim}: build {:.1}s, {cycles} cycles in {:.1}s ({:.0} cycles/s): {}",
+            b.seconds,
+            r.seconds,
+            cycles as f64 / r.seconds,
+            r.stdout.lines().last().unwrap_or("")
+        );
+        assert!(
+            r.ok,
+            "{sim}: {label} Verilog differs from the native model:\n{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains(&format!("PASS {top}: {cycles} cycles")));
+        for (what, (wi, we)) in wrong {
+            let r = run(&b, wi, we, cycles, None);
+            let m = r.mismatches();
+            eprintln!(
+                "{label} {sim}, wrong model ({what}): exit {:?}, first report: {}",
+                r.exit,
+                m.first().unwrap_or(&"none")
+            );
+            assert!(!r.ok, "{sim} accepted a wrong model ({what})");
+            assert_ne!(r.exit, Some(0), "{sim}: a mismatch must exit nonzero");
+            assert!(
+                !m.is_empty() && m[0].contains("cycle ") && m[0].contains("signal "),
+                "{sim}: mismatch report must name cycle and signal:\n{}",
+                r.stdout
+            );
+        }
+    }
+}
+
 fn cfgs(p: &RouterParams) -> Vec<RouterConfig> {
     let topo = Topology::torus(4, 4).unwrap();
     dstm_configs(&topo, Named::Dstm1, p).unwrap()
@@ -112,43 +161,16 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
         ),
     ];
 
-    for sim in SIMS {
-        let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-        let r = run(&b, &vin, &vexp, ROUTER_CYCLES, None);
-        eprintln!(
-            "router {sim}: build {:.1}s, {} cycles in {:.1}s ({:.0} cycles/s): {}",
-            b.seconds,
-            ROUTER_CYCLES,
-            r.seconds,
-            ROUTER_CYCLES as f64 / r.seconds,
-            r.stdout.lines().last().unwrap_or("")
-        );
-        assert!(
-            r.ok,
-            "{sim}: Verilog differs from the native model:\n{}",
-            r.stdout
-        );
-        assert!(r
-            .stdout
-            .contains(&format!("PASS {}: {ROUTER_CYCLES} cycles", g.top)));
-
-        for (what, (wi, we)) in &wrong {
-            let r = run(&b, wi, we, ROUTER_CYCLES, None);
-            let m = r.mismatches();
-            eprintln!(
-                "router {sim}, wrong model ({what}): exit {:?}, first report: {}",
-                r.exit,
-                m.first().unwrap_or(&"none")
-            );
-            assert!(!r.ok, "{sim} accepted a wrong model ({what})");
-            assert_ne!(r.exit, Some(0), "{sim}: a mismatch must exit nonzero");
-            assert!(
-                !m.is_empty() && m[0].contains("cycle ") && m[0].contains("signal "),
-                "{sim}: mismatch report must name cycle and signal:\n{}",
-                r.stdout
-            );
-        }
-    }
+    check_sims(
+        "router",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        ROUTER_CYCLES,
+        &wrong,
+    );
 }
 
 /// The broken arbiter also shows at the router's ports alone (no internal
@@ -333,34 +355,16 @@ fn spam_router_verilog_matches_native_and_wrong_models_are_caught() {
             wrong_setup.write_hex(&dir, "setup1").unwrap(),
         ),
     ];
-    for sim in SIMS {
-        let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-        let r = run(&b, &vin, &vexp, SPAM_ROUTER_CYCLES, None);
-        eprintln!(
-            "SPAM router {sim}: build {:.1}s, {} cycles in {:.1}s: {}",
-            b.seconds,
-            SPAM_ROUTER_CYCLES,
-            r.seconds,
-            r.stdout.lines().last().unwrap_or("")
-        );
-        assert!(
-            r.ok,
-            "{sim}: SPAM Verilog differs from the native model:\n{}",
-            r.stdout
-        );
-        for (what, (wi, we)) in &wrong {
-            let r = run(&b, wi, we, SPAM_ROUTER_CYCLES, None);
-            let m = r.mismatches();
-            eprintln!(
-                "SPAM router {sim}, wrong model ({what}): first report: {}",
-                m.first().unwrap_or(&"none")
-            );
-            assert!(
-                !r.ok && !m.is_empty(),
-                "{sim} accepted a wrong model ({what})"
-            );
-        }
-    }
+    check_sims(
+        "SPAM router",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        SPAM_ROUTER_CYCLES,
+        &wrong,
+    );
 }
 
 #[test]
@@ -394,20 +398,149 @@ fn spam_fabric_verilog_matches_native() {
     let (vin, vexp) = vs.write_hex(&dir, "good").unwrap();
     let tb = dir.join("tb.v");
     std::fs::write(&tb, vs.testbench(SPAM_FABRIC_CYCLES)).unwrap();
-    for sim in SIMS {
-        let b = build(sim, &dir.join(sim.to_string()), &tb, &dut);
-        let r = run(&b, &vin, &vexp, SPAM_FABRIC_CYCLES, None);
-        eprintln!(
-            "SPAM fabric {sim}: build {:.1}s, {} cycles in {:.1}s: {}",
-            b.seconds,
-            SPAM_FABRIC_CYCLES,
-            r.seconds,
-            r.stdout.lines().last().unwrap_or("")
+    check_sims(
+        "SPAM fabric",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        SPAM_FABRIC_CYCLES,
+        &[],
+    );
+}
+
+// ---- Issue 6: mesh routing functions ----
+
+/// Cycles per mesh router (each of three functions, both simulators).
+const MESH_ROUTER_CYCLES: usize = 4_000;
+/// Cycles for the 3×3 mesh fabric.
+const MESH_FABRIC_CYCLES: usize = 1_000;
+
+fn mesh_params(kind: wormcast_sim::config::RoutingKind) -> RouterParams {
+    RouterParams {
+        classes: kind.mesh_classes(),
+        routing: kind,
+        ..RouterParams::default()
+    }
+}
+
+#[test]
+fn mesh_routers_verilog_match_native_and_wrong_models_are_caught() {
+    use wormcast_sim::config::RoutingKind;
+    // Inner node (1,1) of the 4×4 mesh for dor and negative_first, edge
+    // node (2,0) for Hamiltonian (a missing link and links of both
+    // classes); every output and shared register checked every cycle.
+    for (kind, node, seed) in [
+        (RoutingKind::Hamiltonian, 2usize, 51u64),
+        (RoutingKind::Dor, 5, 52),
+        (RoutingKind::NegativeFirst, 5, 53),
+    ] {
+        let dir = out_dir(&format!("vectors_mesh_router_{}", kind.name()));
+        let p = mesh_params(kind);
+        let topo = Topology::mesh(4, 4).unwrap();
+        let cfg = wormcast_rtl::fabric_cfg::mesh_configs(&topo, &p).unwrap();
+        let g = router_module(&p, &cfg[node]).unwrap();
+        let dut = write_dut(&g, &dir);
+        let good = router_vectors(&g.top, &cfg[node], &p, seed, MESH_ROUTER_CYCLES, true);
+        let (vin, vexp) = good.write_hex(&dir, "good").unwrap();
+        let tb = dir.join("tb.v");
+        std::fs::write(&tb, good.testbench(MESH_ROUTER_CYCLES)).unwrap();
+        // Wrong models: 1. the constants of the next node (own address,
+        // neighbours, link classes); 2. the arbiter masking the first
+        // blocked input's free outputs, as with tree routing.
+        let wrong_node = router_vectors_vs(
+            &g.top,
+            &cfg[node],
+            &p,
+            &cfg[node + 1],
+            &p,
+            seed,
+            MESH_ROUTER_CYCLES,
+            true,
         );
-        assert!(
-            r.ok,
-            "{sim}: SPAM fabric Verilog differs from the native model:\n{}",
-            r.stdout
+        let wrong_mask = router_vectors_rtl_fault::<32>(
+            &g.top,
+            &cfg[node],
+            &p,
+            Fault::MeshMasking,
+            seed,
+            MESH_ROUTER_CYCLES,
+            true,
+        );
+        let wrong = [
+            (
+                "next node's constants",
+                wrong_node.write_hex(&dir, "node").unwrap(),
+            ),
+            (
+                "masking arbiter",
+                wrong_mask.write_hex(&dir, "mask").unwrap(),
+            ),
+        ];
+        check_sims(
+            &format!("{} router", kind.name()),
+            &g.top,
+            &dir,
+            &tb,
+            &dut,
+            &(vin, vexp),
+            MESH_ROUTER_CYCLES,
+            &wrong,
         );
     }
+}
+
+#[test]
+fn mesh_fabric_verilog_matches_native() {
+    let dir = out_dir("vectors_mesh_fabric");
+    // A 3×3 Hamiltonian mesh (edge ports tied off) under dual-path
+    // multicast and unicast worms; every router's ports checked every
+    // cycle (internal registers: the 4×4 mesh fabric lockstep).
+    let text = r#"
+[network]
+topology = "mesh:3x3"
+routing = "hamiltonian"
+
+[traffic]
+multicast_scheme = "dual-path"
+rate = 0.03
+multicast_fraction = 0.4
+destinations = [2, 5]
+length = 6
+seed = 54
+
+[run]
+warmup = 0
+cycles = 1000000
+drain_cycles = 0
+"#;
+    let sc = wormcast_sim::scenario::Scenario::from_toml(text, &[], "vectors").unwrap();
+    let FabricDut {
+        module: g,
+        file: dut,
+        ..
+    } = write_fabric_dut(&sc, &dir);
+    let (vs, st) = fabric_vectors(&g.top, &sc, MESH_FABRIC_CYCLES, false, &mut |_| {});
+    eprintln!(
+        "mesh fabric: {} cycles, {} messages ({} multicast), {} deliveries",
+        vs.cycles(),
+        st.messages,
+        st.multicasts,
+        st.delivered
+    );
+    assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
+    let (vin, vexp) = vs.write_hex(&dir, "good").unwrap();
+    let tb = dir.join("tb.v");
+    std::fs::write(&tb, vs.testbench(MESH_FABRIC_CYCLES)).unwrap();
+    check_sims(
+        "mesh fabric",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        MESH_FABRIC_CYCLES,
+        &[],
+    );
 }

@@ -228,3 +228,24 @@ pub fn data(base: u64, n: u64) -> Vec<Flit> {
     v.push(tail(base + n));
     v
 }
+
+/// Mesh sides, faulty nodes, source, destinations, seed.
+pub type FaultyMeshCase = (u32, u32, Vec<(u32, u32)>, (u32, u32), Vec<(u32, u32)>, u64);
+
+/// A random faulty mesh with a source and destinations (paper 002 tests):
+/// mesh sides, faulty nodes, source, destinations (may hit faults; callers
+/// filter), seed.
+pub fn faulty_mesh_case() -> impl proptest::strategy::Strategy<Value = FaultyMeshCase> {
+    use proptest::prelude::*;
+    (4u32..18, 4u32..18).prop_flat_map(|(k, m)| {
+        let n = (k * m) as usize;
+        (
+            Just(k),
+            Just(m),
+            proptest::collection::vec((0..k, 0..m), 0..n / 5),
+            (0..k, 0..m),
+            proptest::collection::vec((0..k, 0..m), 1..14),
+            any::<u64>(),
+        )
+    })
+}
