@@ -344,6 +344,26 @@ impl RouterConfig {
             .collect())
     }
 
+    /// Cuts the nodes `excluded` says out of the fabric (faulty and disabled
+    /// nodes of a mesh, paper 002 Definition 1): every link touching one
+    /// loses its class, so `Fabric::new` leaves it unwired and a header
+    /// routed onto it is `BadLink`.
+    pub fn exclude_nodes(
+        cfgs: &mut [RouterConfig],
+        topo: &Topology,
+        excluded: &dyn Fn(NodeId) -> bool,
+    ) {
+        for u in 0..topo.nodes() {
+            for d in Dir::ALL {
+                let cut = excluded(u) || topo.neighbor(u, d).is_some_and(excluded);
+                if cut {
+                    cfgs[u as usize].in_class[d.index()] = None;
+                    cfgs[u as usize].out_class[d.index()] = None;
+                }
+            }
+        }
+    }
+
     /// Configures every router of mesh `topo` for a mesh routing function
     /// (`params.routing`): per-router address constants, link classes from
     /// the function (Hamiltonian: HIGH toward a larger label). The `Node`

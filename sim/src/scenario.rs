@@ -47,9 +47,16 @@ pub struct NetworkCfg {
     pub flit_width: u32,
     pub injection_channels: usize,
     pub consumption_channels: usize,
-    /// Faulty links as `X,Y,DIR` with DIR one of +x, -x, +y, -y (at most
-    /// one link: paper 000 §7 tolerates a single link fault).
+    /// Faulty links as `X,Y,DIR` with DIR one of +x, -x, +y, -y. Tree
+    /// routing on a torus: at most one link (paper 000 §7 tolerates a single
+    /// link fault). Mesh routing: any number; each makes its end node with
+    /// the larger id faulty (paper 002 models node faults; docs/scenario.md).
     pub faulty_links: Vec<String>,
+    /// Mesh routing only: faulty nodes as `X,Y`. With the nodes paper 002's
+    /// disable rule switches off they are cut out of the fabric and of the
+    /// traffic; multicasts need a fault-tolerant scheme (`ft-s1`..`ft-s3`,
+    /// `ft-unicast`).
+    pub faulty_nodes: Vec<String>,
     /// Who knows about a faulty link (paper 000 §7): `global` (sources avoid
     /// it: unicasts take the tree whose path avoids it, multicasts the good
     /// tree) or `local` (sources route as if fault-free; the router before
@@ -144,6 +151,7 @@ impl Default for NetworkCfg {
             injection_channels: 1,
             consumption_channels: 2,
             faulty_links: Vec::new(),
+            faulty_nodes: Vec::new(),
             fault_info: "global".into(),
         }
     }
@@ -218,7 +226,20 @@ pub struct Validated {
     pub dest_range: (u32, u32),
     pub scripted: Vec<Scripted>,
     /// Mesh routing: the multicast source algorithm.
-    pub scheme: Option<crate::pathbased::scheme::Scheme>,
+    pub scheme: Option<crate::treeworm::scheme::MeshScheme>,
+    /// Mesh routing: the mesh with its faulty blocks (paper 002 disable
+    /// rule; no blocks when fault-free).
+    pub ftmesh: Option<crate::ftmesh::FaultyMesh>,
+}
+
+impl Validated {
+    /// Whether node `n` is cut out of the fabric (faulty, or disabled by
+    /// paper 002's rule): no links, no traffic.
+    pub fn excluded(&self, n: NodeId) -> bool {
+        self.ftmesh
+            .as_ref()
+            .is_some_and(|fm| fm.is_blocked(self.topo.coord(n)))
+    }
 }
 
 /// Applies a `key=value` override (dotted key) to a TOML tree.
@@ -296,11 +317,11 @@ impl Scenario {
                 "a torus (`torus:KxM`): tree routing here needs two edge-disjoint spanning trees; a mesh needs routing hamiltonian, dor or negative_first",
             ));
         }
-        if routing.is_mesh() && !n.faulty_links.is_empty() {
+        if !routing.is_mesh() && !n.faulty_nodes.is_empty() {
             return Err(InputError::new(
-                "network.faulty_links",
-                n.faulty_links.len(),
-                format!("none with routing = \"{}\" (not modelled)", routing.name()),
+                "network.faulty_nodes",
+                format!("{:?}", n.faulty_nodes),
+                "none with tree or spam routing (faulty nodes are modelled on meshes, paper 002; a torus takes one faulty link)",
             ));
         }
         let spam_bfs = routing == RoutingKind::Spam && n.construction == "bfs";
@@ -355,7 +376,40 @@ impl Scenario {
                 faulty.push(e);
             }
         }
-        if faulty.len() > 1 {
+        let ftmesh = if routing.is_mesh() {
+            // Paper 002 models node faults: a faulty link takes its end node
+            // with the larger id with it (docs/decisions.md, Issue 7).
+            let mut nodes = Vec::new();
+            for s in &n.faulty_nodes {
+                nodes.push(topo.coord(topo.parse_node(s, "network.faulty_nodes")?));
+            }
+            for s in &n.faulty_links {
+                let (a, b) = parse_link_ends(&topo, s)?;
+                nodes.push(topo.coord(a.max(b)));
+            }
+            let fm = crate::ftmesh::FaultyMesh::new(topo, &nodes)?;
+            if !fm.blocks.is_empty() && routing == RoutingKind::Hamiltonian {
+                return Err(InputError::new(
+                    "network.routing",
+                    "hamiltonian",
+                    "dor or negative_first on a mesh with faulty nodes or links (the fault-tolerant tree schemes)",
+                ));
+            }
+            let healthy = (0..topo.nodes())
+                .filter(|&u| !fm.is_blocked(topo.coord(u)))
+                .count();
+            if healthy < 2 {
+                return Err(InputError::new(
+                    "network.faulty_nodes",
+                    format!("{:?}", n.faulty_nodes),
+                    "faults that leave at least two healthy nodes (after the disable rule)",
+                ));
+            }
+            Some(fm)
+        } else {
+            None
+        };
+        if !routing.is_mesh() && faulty.len() > 1 {
             return Err(InputError::new(
                 "network.faulty_links",
                 format!("{:?}", n.faulty_links),
@@ -427,11 +481,20 @@ impl Scenario {
             ));
         }
         let scheme = if routing.is_mesh() {
-            Some(crate::pathbased::scheme::Scheme::parse(
+            let k = crate::treeworm::scheme::MeshScheme::parse(
                 &t.multicast_scheme,
                 routing,
                 "traffic.multicast_scheme",
-            )?)
+            )?;
+            let faults = ftmesh.as_ref().is_some_and(|fm| !fm.blocks.is_empty());
+            if faults && !k.fault_tolerant() {
+                return Err(InputError::new(
+                    "traffic.multicast_scheme",
+                    &t.multicast_scheme,
+                    "ft-s1, ft-s2, ft-s3 or ft-unicast on a mesh with faulty nodes or links (paper 002)",
+                ));
+            }
+            Some(k)
         } else if t.multicast_scheme != "auto" {
             return Err(InputError::new(
                 "traffic.multicast_scheme",
@@ -441,7 +504,10 @@ impl Scenario {
         } else {
             None
         };
-        let lin = scheme == Some(crate::pathbased::scheme::Scheme::Lin);
+        let lin = scheme
+            == Some(crate::treeworm::scheme::MeshScheme::Path(
+                crate::pathbased::scheme::Scheme::Lin,
+            ));
         if lin && pattern == Pattern::Poisson && t.multicast_fraction > 0.0 {
             return Err(InputError::new(
                 "traffic.multicast_scheme",
@@ -452,10 +518,17 @@ impl Scenario {
         let mut scripted = Vec::new();
         for (i, m) in t.messages.iter().enumerate() {
             let f = |k: &str| format!("traffic.messages[{i}].{k}");
-            let source = topo.parse_node(&m.source, &f("source"))?;
+            let healthy = |s: &str, field: String| -> InputResult<NodeId> {
+                let u = topo.parse_node(s, &field)?;
+                match &ftmesh {
+                    Some(fm) => fm.healthy_node(topo.coord(u), &field).map(|_| u),
+                    None => Ok(u),
+                }
+            };
+            let source = healthy(&m.source, f("source"))?;
             let mut dests = Vec::new();
             for d in &m.destinations {
-                let d = topo.parse_node(d, &f("destinations"))?;
+                let d = healthy(d, f("destinations"))?;
                 if d == source {
                     return Err(InputError::new(
                         f("destinations"),
@@ -540,6 +613,7 @@ impl Scenario {
             dest_range,
             scripted,
             scheme,
+            ftmesh,
         })
     }
 }
@@ -557,6 +631,21 @@ fn check_length(l: u32, field: &str) -> InputResult<()> {
 
 /// Parses `X,Y,DIR` into an edge.
 pub fn parse_link(topo: &Topology, s: &str) -> InputResult<EdgeId> {
+    let (node, dir) = parse_link_dir(topo, s)?;
+    topo.edge(node, dir)
+        .ok_or_else(|| InputError::new("network.faulty_links", s, "a link that exists"))
+}
+
+/// Parses `X,Y,DIR` into the two nodes the link joins.
+pub fn parse_link_ends(topo: &Topology, s: &str) -> InputResult<(NodeId, NodeId)> {
+    let (node, dir) = parse_link_dir(topo, s)?;
+    let other = topo
+        .neighbor(node, dir)
+        .ok_or_else(|| InputError::new("network.faulty_links", s, "a link that exists"))?;
+    Ok((node, other))
+}
+
+fn parse_link_dir(topo: &Topology, s: &str) -> InputResult<(NodeId, Dir)> {
     let err = || {
         InputError::new(
             "network.faulty_links",
@@ -578,6 +667,5 @@ pub fn parse_link(topo: &Topology, s: &str) -> InputResult<EdgeId> {
         .into_iter()
         .find(|dd| dd.name() == d.trim())
         .ok_or_else(err)?;
-    topo.edge(node, dir)
-        .ok_or_else(|| InputError::new("network.faulty_links", s, "a link that exists"))
+    Ok((node, dir))
 }

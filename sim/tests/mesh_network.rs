@@ -8,6 +8,7 @@ use wormcast_sim::network::Network;
 use wormcast_sim::pathbased::scheme::{encode, fits_routing, Scheme};
 use wormcast_sim::scenario::{DestCount, Scenario};
 use wormcast_sim::topology::{NodeId, Topology};
+use wormcast_sim::treeworm::scheme::MeshScheme;
 
 fn mesh_scenario(k: u32, m: u32, scheme: Scheme) -> Scenario {
     let mut s = Scenario::default();
@@ -305,7 +306,8 @@ fn bad_mesh_input_names_the_field() {
                 "network.routing=dor",
                 "network.faulty_links=[\"0,0,+x\"]",
             ],
-            "network.faulty_links",
+            // Faults on a mesh need a fault-tolerant scheme (issue 7).
+            "traffic.multicast_scheme",
         ),
         (
             vec![
@@ -349,7 +351,10 @@ fn bad_mesh_input_names_the_field() {
         .unwrap();
     // `auto` on a mesh picks the routing's default scheme.
     let s = Scenario::from_toml("", &[mesh.into(), "network.routing=dor".into()], "t").unwrap();
-    assert_eq!(s.validate().unwrap().scheme, Some(Scheme::ColumnPath));
+    assert_eq!(
+        s.validate().unwrap().scheme,
+        Some(MeshScheme::Path(Scheme::ColumnPath))
+    );
     // The API: no destination, a forced tree, a destination off the mesh.
     let mut net = Network::new(&s).unwrap();
     assert_eq!(

@@ -7,9 +7,10 @@
 //! `--set`); the scheme `spam` sets `network.routing = "spam"` and
 //! `construction = "bfs"`, `spam:C` uses tree 0 of C. A path-based mesh
 //! scheme (`dual-path`, `multi-path`, `lin`, `ocms`, `otms`, `brcp-pure`,
-//! `brcp-minimal`, `column-path`) sets `traffic.multicast_scheme` and the
-//! routing function it needs (hamiltonian, negative_first or dor); the
-//! scenario must then be a mesh. Ctrl-C stops the
+//! `brcp-minimal`, `column-path`) or tree scheme (`vh`, `diag`, `dds`,
+//! `min`, `ft-s1`..`ft-s3`, `ft-unicast`; XY routing) sets
+//! `traffic.multicast_scheme` and the routing function it needs
+//! (hamiltonian, negative_first or dor); the scenario must then be a mesh. Ctrl-C stops the
 //! running points at their next cycle, skips the rest, and still writes the
 //! JSON and the plot, marked incomplete.
 
@@ -34,7 +35,9 @@ pub struct SweepArgs {
     /// Comma-separated schemes: constructions with tree routing (e.g.
     /// `dstm1,dstm2`), or `spam` (SPAM on a BFS tree) / `spam:CONSTRUCTION`,
     /// or path-based mesh schemes (`dual-path`, `multi-path`, `lin`, `ocms`,
-    /// `otms`, `brcp-pure`, `brcp-minimal`, `column-path`; mesh scenario).
+    /// `otms`, `brcp-pure`, `brcp-minimal`, `column-path`) or tree schemes
+    /// (`vh`, `diag`, `dds`, `min`, `ft-s1`, `ft-s2`, `ft-s3`, `ft-unicast`;
+    /// mesh scenario, XY routing).
     #[arg(long, default_value = "dstm1")]
     pub schemes: String,
     /// Extra scenario overrides, applied to every point.
@@ -147,11 +150,14 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             // `spam` (or `spam:CONSTRUCTION`) is the SPAM baseline on a BFS
             // tree (or on tree 0 of CONSTRUCTION); anything else is a DSTM
             // construction with tree routing.
-            let mesh = wormcast_sim::pathbased::scheme::Scheme::ALL
+            let mesh = wormcast_sim::treeworm::scheme::MeshScheme::all()
                 .into_iter()
                 .find(|k| k.name() == s);
             if let Some(k) = mesh {
-                sets.push(format!("network.routing=\"{}\"", k.routing().name()));
+                sets.push(format!(
+                    "network.routing=\"{}\"",
+                    k.default_routing().name()
+                ));
                 sets.push(format!("traffic.multicast_scheme=\"{s}\""));
             } else if s == "spam" || s.starts_with("spam:") {
                 let c = s.strip_prefix("spam:").unwrap_or("bfs");

@@ -89,6 +89,14 @@ fn check_inputs(mesh: &FaultyMesh, src: Coord, dests: &[Coord]) -> InputResult<(
     Ok(())
 }
 
+/// Whether a fault-free minimal path joins `src` to `d`: the destinations
+/// [`multicast`] routes (the others are `unreachable`).
+pub fn reachable(mesh: &FaultyMesh, src: Coord, d: Coord) -> bool {
+    let (sx, sy) = quadrant(src, d);
+    let frame = Frame::new(mesh, src, sx, sy);
+    Reach::new(&frame, frame.to_frame(d)).from((0, 0))
+}
+
 /// Builds the multicast tree with one of the paper's strategies; `seed` drives
 /// the random choices (2d-free moves, Strategy 1).
 pub fn multicast(

@@ -31,6 +31,14 @@ use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
+/// SplitMix64 finaliser: per-message seeds from the scenario seed.
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Scoreboard counters: each must stay 0 in a correct run, except
 /// `truncated`, which counts worms a router dropped as malformed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -78,14 +86,25 @@ pub struct Network {
     /// Worms a router diverted to its own NI because their branch met the
     /// faulty link (local information), counted at the NI.
     pub diverted_worms: u64,
+    /// Healthy nodes, when some are cut out of a faulty mesh (empty: all
+    /// nodes): the only sources and destinations random traffic draws.
+    healthy: Vec<NodeId>,
+    /// Randomly drawn destinations the scheme could not reach (paper 002:
+    /// no fault-free minimal path), dropped from their message.
+    pub unreachable_dests: u64,
+    /// Randomly drawn messages left without any reachable destination.
+    pub dropped_msgs: u64,
 }
 
 impl Network {
     pub fn new(scenario: &Scenario) -> InputResult<Network> {
         let v = scenario.validate()?;
         let (trees, cfg) = if v.params.routing.is_mesh() {
-            // Path-based worms on a mesh: no trees.
-            (Vec::new(), RouterConfig::for_mesh(&v.topo, &v.params)?)
+            // Path-based or tree worms on a mesh: no spanning trees; faulty
+            // and disabled nodes are cut out of the fabric.
+            let mut cfg = RouterConfig::for_mesh(&v.topo, &v.params)?;
+            RouterConfig::exclude_nodes(&mut cfg, &v.topo, &|u| v.excluded(u));
+            (Vec::new(), cfg)
         } else if v.params.routing == RoutingKind::Spam {
             // SPAM: one tree (BFS from R1, or tree 0 of the construction);
             // every message uses it.
@@ -149,9 +168,25 @@ impl Network {
             fault,
             relays: Vec::new(),
             diverted_worms: 0,
+            healthy: Vec::new(),
+            unreachable_dests: 0,
+            dropped_msgs: 0,
         };
+        if (0..n).any(|u| net.v.excluded(u)) {
+            net.healthy = (0..n).filter(|&u| !net.v.excluded(u)).collect();
+        }
+        // A scripted message a tree scheme cannot fully route is bad input,
+        // reported now rather than at its cycle.
+        if net.v.scheme.is_some() {
+            for m in &net.v.scripted {
+                net.plan(m.source, &m.dests, 0)?;
+            }
+        }
         if net.v.pattern == Pattern::Poisson && scenario.traffic.rate > 0.0 {
             for u in 0..n {
+                if net.v.excluded(u) {
+                    continue;
+                }
                 let t = net.next_gap(u);
                 net.arrivals.push(Reverse((t, u)));
             }
@@ -199,20 +234,9 @@ impl Network {
             if dests.is_empty() {
                 return Err(InputError::new("destinations", "[]", "at least one"));
             }
-            let kind = self.v.params.routing;
-            let topo = self.v.topo;
-            let worms = scheme.worms(&topo, source, &dests)?;
-            let heads: Vec<Vec<flit::Flit>> = worms
-                .iter()
-                .map(|w| {
-                    crate::pathbased::scheme::encode(kind, &topo, w)
-                        .iter()
-                        .map(|h| self.fmt.head(*h))
-                        .collect()
-                })
-                .collect();
-            let class = worms.first().map_or(0, |w| w.class);
-            return Ok(self.enqueue(source, dests, length, class, heads));
+            let _ = scheme;
+            let plan = self.plan(source, &dests, self.msgs.len() as u64)?;
+            return Ok(self.enqueue_plan(source, dests, length, plan));
         }
         // Global fault information: sources route around the faulty link
         // (paper 000 §7); local: as if fault-free.
@@ -241,6 +265,64 @@ impl Network {
         let heads = encode(&self.trees[class], source, &dests, class as u8)?;
         let heads = vec![heads.iter().map(|h| self.fmt.head(*h)).collect()];
         Ok(self.enqueue(source, dests, length, class as u8, heads))
+    }
+
+    /// The worms of a mesh message (`MeshScheme::plan`), seeded per message
+    /// number `id`. A destination the scheme cannot reach is an error.
+    fn plan(
+        &self,
+        source: NodeId,
+        dests: &[NodeId],
+        id: u64,
+    ) -> InputResult<crate::treeworm::scheme::Plan> {
+        let scheme = self
+            .v
+            .scheme
+            .ok_or_else(|| InputError::new("traffic.multicast_scheme", "none", "mesh routing"))?;
+        let fm = self.v.ftmesh.as_ref().expect("mesh routing has a mesh");
+        for &u in std::iter::once(&source).chain(dests) {
+            if u < self.v.topo.nodes() {
+                fm.healthy_node(self.v.topo.coord(u), "destinations")
+                    .map_err(|e| InputError {
+                        field: if u == source {
+                            "source"
+                        } else {
+                            "destinations"
+                        }
+                        .into(),
+                        ..e
+                    })?;
+            }
+        }
+        let seed = splitmix(self.scenario.traffic.seed ^ splitmix(id));
+        let plan = scheme.plan(self.v.params.routing, fm, source, dests, seed)?;
+        if let Some(&d) = plan.unreachable.first() {
+            let (x, y) = self.v.topo.coord(d);
+            return Err(InputError::new(
+                "destinations",
+                format!("{x},{y}"),
+                format!(
+                    "a node {} reaches (paper 002: a fault-free minimal path from the source)",
+                    scheme.name()
+                ),
+            ));
+        }
+        Ok(plan)
+    }
+
+    fn enqueue_plan(
+        &mut self,
+        source: NodeId,
+        dests: Vec<NodeId>,
+        length: u32,
+        plan: crate::treeworm::scheme::Plan,
+    ) -> u32 {
+        let heads = plan
+            .worms
+            .iter()
+            .map(|w| w.iter().map(|h| self.fmt.head(*h)).collect())
+            .collect();
+        self.enqueue(source, dests, length, plan.class, heads)
     }
 
     /// Records a message and queues its worms at the source NI.
@@ -308,15 +390,35 @@ impl Network {
             } else {
                 1
             };
-            let dests: Vec<NodeId> =
-                rand::seq::index::sample(rng, (n - 1) as usize, count as usize)
+            // Candidates: every other node, or every other healthy node on a
+            // faulty mesh (index i of the candidates, skipping the source).
+            let pool = if self.healthy.is_empty() {
+                n
+            } else {
+                self.healthy.len() as u32
+            };
+            let count = count.min(pool - 1);
+            let pick = |i: u32| {
+                if self.healthy.is_empty() {
+                    i
+                } else {
+                    self.healthy[i as usize]
+                }
+            };
+            let me = if self.healthy.is_empty() {
+                u
+            } else {
+                self.healthy.binary_search(&u).expect("healthy source") as u32
+            };
+            let mut dests: Vec<NodeId> =
+                rand::seq::index::sample(rng, (pool - 1) as usize, count as usize)
                     .into_iter()
                     .map(|i| {
-                        if i as u32 >= u {
+                        pick(if i as u32 >= me {
                             i as u32 + 1
                         } else {
                             i as u32
-                        }
+                        })
                     })
                     .collect();
             let length = if tr.length_max > tr.length {
@@ -324,8 +426,23 @@ impl Network {
             } else {
                 tr.length
             };
-            self.submit(u, dests, length, None)
-                .expect("generated messages are valid");
+            if self.v.scheme.is_some_and(|k| k.fault_tolerant()) {
+                // Paper 002 routes only destinations with a fault-free
+                // minimal path; the others are dropped and counted.
+                dests.sort_unstable();
+                let fm = self.v.ftmesh.as_ref().expect("mesh");
+                let topo = self.v.topo;
+                let before = dests.len();
+                dests.retain(|&d| crate::ftmesh::reachable(fm, topo.coord(u), topo.coord(d)));
+                self.unreachable_dests += (before - dests.len()) as u64;
+                if dests.is_empty() {
+                    self.dropped_msgs += 1;
+                }
+            }
+            if !dests.is_empty() {
+                self.submit(u, dests, length, None)
+                    .expect("generated messages are valid");
+            }
             let gap = self.next_gap(u);
             self.arrivals.push(Reverse((now + gap, u)));
         }

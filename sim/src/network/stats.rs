@@ -97,6 +97,16 @@ pub struct Report {
     /// `diverted_worms`: a branch is diverted only when a destination lies
     /// beyond the faulty link.
     pub reinjected_messages: u64,
+    /// Mesh routing: faulty nodes as given, nodes cut out of the fabric
+    /// (faulty plus disabled, paper 002), and randomly drawn destinations
+    /// (messages) dropped because the scheme cannot reach them.
+    pub faulty_nodes: Vec<String>,
+    pub excluded_nodes: u64,
+    pub unreachable_destinations: u64,
+    pub dropped_messages: u64,
+    /// Worms per message (several for path-based multicasts and for trees
+    /// with detached branches).
+    pub worms_per_message: f64,
 }
 
 impl Report {
@@ -233,6 +243,17 @@ impl Report {
             fault_info: net.v.fault_info.name().to_string(),
             diverted_worms: net.diverted_worms,
             reinjected_messages: net.relays.len() as u64,
+            faulty_nodes: net.scenario.network.faulty_nodes.clone(),
+            excluded_nodes: (0..net.v.topo.nodes())
+                .filter(|&u| net.v.excluded(u))
+                .count() as u64,
+            unreachable_destinations: net.unreachable_dests,
+            dropped_messages: net.dropped_msgs,
+            worms_per_message: if net.msgs.is_empty() {
+                0.0
+            } else {
+                net.msgs.iter().map(|m| m.heads.len()).sum::<usize>() as f64 / net.msgs.len() as f64
+            },
         }
     }
 
@@ -277,7 +298,13 @@ impl Report {
             self.truncated_messages
         );
         let _ = writeln!(s, "  router errors         {}", self.router_errors);
-        if !self.faulty_links.is_empty() {
+        if self.excluded_nodes > 0 {
+            let _ = writeln!(
+                s,
+                "  faulty mesh           {} nodes cut out (faulty + disabled); {} unreachable destinations dropped, {} messages left empty",
+                self.excluded_nodes, self.unreachable_destinations, self.dropped_messages
+            );
+        } else if !self.faulty_links.is_empty() {
             let _ = writeln!(
                 s,
                 "  faulty link           {} ({} information): {} worms diverted, {} re-injected",

@@ -41,6 +41,7 @@
 //! function to a neighbour is that neighbour, so the greedy step always
 //! advances, and the worm never needs more headers than the branch has nodes.
 
+pub mod scheme;
 mod walk;
 
 pub use walk::{walk, Delivery, WalkError};
