@@ -504,16 +504,19 @@ impl Scenario {
         } else {
             None
         };
-        let lin = scheme
-            == Some(crate::treeworm::scheme::MeshScheme::Path(
-                crate::pathbased::scheme::Scheme::Lin,
-            ));
-        if lin && pattern == Pattern::Poisson && t.multicast_fraction > 0.0 {
-            return Err(InputError::new(
-                "traffic.multicast_scheme",
-                "lin",
-                "a scheme for random sources; lin multicasts start at 0,0 (use pattern = \"scripted\")",
-            ));
+        // LIN and XY-path multicasts start at the origin only.
+        let origin_only = match scheme {
+            Some(crate::treeworm::scheme::MeshScheme::Path(k)) if k.origin_only() => Some(k.name()),
+            _ => None,
+        };
+        if let Some(name) = origin_only {
+            if pattern == Pattern::Poisson && t.multicast_fraction > 0.0 {
+                return Err(InputError::new(
+                    "traffic.multicast_scheme",
+                    name,
+                    format!("a scheme for random sources; {name} multicasts start at 0,0 (use pattern = \"scripted\")"),
+                ));
+            }
         }
         let mut scripted = Vec::new();
         for (i, m) in t.messages.iter().enumerate() {
@@ -548,11 +551,11 @@ impl Scenario {
                 ));
             }
             check_length(m.length, &f("length"))?;
-            if lin && dests.len() > 1 && source != 0 {
+            if let Some(name) = origin_only.filter(|_| dests.len() > 1 && source != 0) {
                 return Err(InputError::new(
                     f("source"),
                     &m.source,
-                    "0,0: lin multicasts start at the origin",
+                    format!("0,0: {name} multicasts start at the origin"),
                 ));
             }
             if routing.is_mesh() && m.tree.is_some() {

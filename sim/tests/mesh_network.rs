@@ -41,18 +41,19 @@ proptest! {
         let n = topo.nodes();
         let mut ids = Vec::new();
         for (src, raw, len) in msgs {
-            let src = if scheme == Scheme::Lin { 0 } else { src % n };
+            let src = if scheme.origin_only() { 0 } else { src % n };
             let mut dests: Vec<NodeId> = raw.iter().map(|r| r % n).filter(|&d| d != src).collect();
             dests.sort_unstable();
             dests.dedup();
             if dests.is_empty() {
                 continue;
             }
-            // Only multi-path pins first hops off R (waypoints); every other
+            // Only multi-path (first hops off R) and xy-path (guiding-path
+            // turns off XY) need waypoints; every other
             // scheme's worms follow their routing function between
             // destinations, as the papers assume.
             for w in scheme.worms(&topo, src, &dests).unwrap() {
-                if scheme != Scheme::MultiPath {
+                if scheme != Scheme::MultiPath && scheme != Scheme::XyPath {
                     prop_assert!(fits_routing(scheme.routing(), &topo, &w), "{:?}", w);
                 }
                 prop_assert!(encode(scheme.routing(), &topo, &w).len() >= w.dests.len());
@@ -97,7 +98,7 @@ fn load_scenario(scheme: Scheme, k: u32, rate: f64, seed: u64) -> Scenario {
 #[test]
 fn heavy_load_no_deadlock() {
     for (i, scheme) in Scheme::ALL.into_iter().enumerate() {
-        if scheme == Scheme::Lin {
+        if scheme.origin_only() {
             continue; // single source only
         }
         let s = load_scenario(scheme, 8, 0.02, 100 + i as u64);
@@ -128,7 +129,7 @@ fn heavy_load_no_deadlock() {
 fn heavy_load_no_deadlock_depths() {
     for depth in [1, 4] {
         for (i, scheme) in Scheme::ALL.into_iter().enumerate() {
-            if scheme == Scheme::Lin {
+            if scheme.origin_only() {
                 continue;
             }
             let mut s = load_scenario(scheme, 6, 0.03, 300 + 10 * depth as u64 + i as u64);
@@ -369,4 +370,59 @@ fn bad_mesh_input_names_the_field() {
         net.submit(0, vec![99], 4, None).unwrap_err().field,
         "destinations"
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// XY-path (thesis 003 §3.3) worms from the origin, one message at a
+    /// time on XY routing with waypoints at the guiding paths' turns: every
+    /// destination receives the message exactly once.
+    #[test]
+    fn xy_path_worms_deliver_exactly_on_the_cycle_model(
+        k in 2u32..=10, m in 2u32..=10,
+        raw in prop::collection::vec(any::<u32>(), 1..30),
+        len in 2u32..8,
+    ) {
+        let mut s = mesh_scenario(k, m, Scheme::XyPath);
+        s.traffic.pattern = "none".into();
+        s.timing.startup_cycles = 0;
+        let mut net = Network::new(&s).unwrap();
+        let n = net.v.topo.nodes();
+        let mut dests: Vec<NodeId> = raw.iter().map(|r| r % n).filter(|&d| d != 0).collect();
+        dests.sort_unstable();
+        dests.dedup();
+        prop_assume!(!dests.is_empty());
+        let id = net.submit(0, dests.clone(), len, None).unwrap();
+        let r = net.run(&mut |_| true);
+        prop_assert_eq!(r.stop_reason.as_str(), "drained", "{}x{} {:?}", k, m, dests);
+        let msg = &net.msgs[id as usize];
+        prop_assert!(msg.delivered.iter().all(|&c| c != u64::MAX));
+        prop_assert!(r.scoreboard_clean(), "{:?}", r);
+        prop_assert_eq!(r.router_errors, 0);
+    }
+}
+
+/// The thesis's worked example (10×10, s = 0,0, ALGORITHMS.md §B2: XY-path
+/// traffic 18, longest path 12) delivered on the cycle model.
+#[test]
+fn xy_path_thesis_example_on_the_cycle_model() {
+    let topo = Topology::mesh(10, 10).unwrap();
+    let d: Vec<NodeId> = [(2, 0), (3, 1), (7, 2), (7, 5), (0, 4), (1, 3)]
+        .iter()
+        .map(|&(x, y)| topo.id(x, y))
+        .collect();
+    let m = Scheme::XyPath.multicast(&topo, 0, &d).unwrap();
+    assert_eq!((m.traffic(), m.time()), (18, 12));
+    let mut s = mesh_scenario(10, 10, Scheme::XyPath);
+    s.traffic.pattern = "none".into();
+    let mut net = Network::new(&s).unwrap();
+    let mut sorted = d.clone();
+    sorted.sort_unstable();
+    net.submit(0, sorted, 16, None).unwrap();
+    let r = net.run(&mut |_| true);
+    assert_eq!(r.stop_reason, "drained");
+    assert!(r.scoreboard_clean());
+    assert_eq!(r.router_errors, 0);
+    assert_eq!(r.delivered_messages, 1);
 }

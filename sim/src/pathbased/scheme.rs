@@ -10,9 +10,10 @@
 //! port-pinned stars), [`encode`] adds a *waypoint* `{w, C=0, O}` at the
 //! last node the function still reaches on the route; the router strips it
 //! there and forwards the rest through O. The encoders of this crate need
-//! waypoints only for multi-path; the others follow their function.
+//! waypoints only for multi-path and xy-path (its guiding paths turn where
+//! XY routing would not); the others follow their function.
 
-use super::{brcp, hamiltonian, ocms, otms, PathMulticast, PathWorm};
+use super::{brcp, hamiltonian, ocms, otms, xypath, PathMulticast, PathWorm};
 use crate::config::RoutingKind;
 use crate::error::{InputError, InputResult};
 use crate::flit::Head;
@@ -31,10 +32,13 @@ pub enum Scheme {
     BrcpPure,
     BrcpMinimal,
     ColumnPath,
+    /// Thesis 003 §3.3 XY-path (guiding paths with U-turns), carried on XY
+    /// routing with waypoints at the turns the guiding paths take.
+    XyPath,
 }
 
 impl Scheme {
-    pub const ALL: [Scheme; 8] = [
+    pub const ALL: [Scheme; 9] = [
         Scheme::DualPath,
         Scheme::MultiPath,
         Scheme::Lin,
@@ -43,6 +47,7 @@ impl Scheme {
         Scheme::BrcpPure,
         Scheme::BrcpMinimal,
         Scheme::ColumnPath,
+        Scheme::XyPath,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +60,7 @@ impl Scheme {
             Scheme::BrcpPure => "brcp-pure",
             Scheme::BrcpMinimal => "brcp-minimal",
             Scheme::ColumnPath => "column-path",
+            Scheme::XyPath => "xy-path",
         }
     }
 
@@ -68,8 +74,14 @@ impl Scheme {
                 RoutingKind::Hamiltonian
             }
             Scheme::BrcpPure | Scheme::BrcpMinimal => RoutingKind::NegativeFirst,
-            Scheme::ColumnPath => RoutingKind::Dor,
+            Scheme::ColumnPath | Scheme::XyPath => RoutingKind::Dor,
         }
+    }
+
+    /// Schemes whose multicasts start at the origin 0,0 only (LIN's snake
+    /// path and XY-path's guiding paths begin there): scripted traffic only.
+    pub fn origin_only(self) -> bool {
+        matches!(self, Scheme::Lin | Scheme::XyPath)
     }
 
     /// The default scheme of a mesh routing function (`multicast_scheme =
@@ -85,14 +97,6 @@ impl Scheme {
 
     /// Parses a scheme name for `routing`, naming `field` on error.
     pub fn parse(s: &str, routing: RoutingKind, field: &str) -> InputResult<Scheme> {
-        if s == "xy-path" {
-            return Err(InputError::new(
-                field,
-                s,
-                "a scheme other than xy-path: its worms follow guiding paths with U-turns \
-                 (thesis 003 §3.3.3), which none of hamiltonian, dor, negative_first routes",
-            ));
-        }
         let names: Vec<String> = Scheme::ALL
             .iter()
             .filter(|k| k.routing() == routing)
@@ -129,6 +133,18 @@ impl Scheme {
             Scheme::BrcpPure => brcp::pure_brcp(topo, s, dests),
             Scheme::BrcpMinimal => brcp::minimal_brcp(topo, s, dests),
             Scheme::ColumnPath => brcp::column_path(topo, s, dests),
+            Scheme::XyPath => {
+                // The thesis numbers its two guiding paths; on the router
+                // both ride XY's one channel class.
+                let mut m = xypath::xy_path(topo, s, dests)?;
+                for w in &mut m.worms {
+                    w.class = CLASS_HIGH;
+                    for h in &mut w.heads {
+                        h.class = CLASS_HIGH;
+                    }
+                }
+                Ok(m)
+            }
         }
     }
 

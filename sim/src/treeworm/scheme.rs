@@ -125,7 +125,7 @@ impl MeshScheme {
                 Err(InputError::new(field, s, allowed))
             };
         }
-        if s == "auto" || s == "xy-path" {
+        if s == "auto" {
             return Scheme::parse(s, routing, field).map(MeshScheme::Path);
         }
         Err(InputError::new(field, s, allowed))
