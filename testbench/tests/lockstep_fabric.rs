@@ -104,3 +104,28 @@ fn fabric_mesh_masking_is_caught() {
         .expect_err("a masking arbiter on a mesh fabric must be detected");
     eprintln!("caught: {m}");
 }
+
+// ---- Issue 7: tree worms (turn points, detached branches) on mesh fabrics ----
+
+/// Thesis trees and paper-002 trees as worms (`sim/src/treeworm/`) on the
+/// rust-hdl mesh fabric, fault-free and with a faulty node cut out of the
+/// fabric (its links unwired in both models): cycle-for-cycle equal to the
+/// native model. Tree worms can deadlock under concurrent load
+/// (docs/results/mesh-trees-latency.md); the comparison holds either way.
+#[test]
+fn fabric_4x4_mesh_tree_worms_lockstep() {
+    for (scheme, faulty, seed) in [
+        ("diag", None, 61u64),
+        ("dds", None, 62),
+        ("ft-s3", Some("2,1"), 63),
+    ] {
+        let mut sc = wormcast_testbench::lockstep::mesh_fabric_scenario(
+            "mesh:4x4", "dor", scheme, 4, 0.006, seed,
+        );
+        sc.network.faulty_nodes = faulty.into_iter().map(String::from).collect();
+        let st = fabric_lockstep::<32>(&sc, Fault::None, 3_000)
+            .unwrap_or_else(|m| panic!("{scheme}: fabric lockstep mismatch: {m}"));
+        eprintln!("{scheme} (faulty {faulty:?}): {st:?}");
+        assert!(st.multicasts > 10 && st.delivered > 50, "{scheme}: {st:?}");
+    }
+}
