@@ -621,7 +621,8 @@ impl Scenario {
     }
 }
 
-fn check_length(l: u32, field: &str) -> InputResult<()> {
+/// A message length in data flits: the identity BODY and the TAIL at least.
+pub fn check_length(l: u32, field: &str) -> InputResult<()> {
     if !(2..=1_000_000).contains(&l) {
         return Err(InputError::new(
             field,

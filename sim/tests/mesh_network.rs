@@ -426,3 +426,16 @@ fn xy_path_thesis_example_on_the_cycle_model() {
     assert_eq!(r.router_errors, 0);
     assert_eq!(r.delivered_messages, 1);
 }
+
+/// `Network::submit` (the API behind scripted traffic) refuses a message
+/// too short for its identity BODY and TAIL instead of sending a worm the
+/// NI cannot check.
+#[test]
+fn submit_rejects_a_one_flit_message() {
+    let mut s = mesh_scenario(4, 4, Scheme::DualPath);
+    s.traffic.pattern = "none".into();
+    let mut net = Network::new(&s).unwrap();
+    let e = net.submit(0, vec![5], 1, None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.value.as_str()), ("length", "1"));
+    assert!(net.submit(0, vec![5], 2, None).is_ok());
+}

@@ -225,6 +225,7 @@ impl Network {
         length: u32,
         tree: Option<usize>,
     ) -> InputResult<u32> {
+        crate::scenario::check_length(length, "length")?;
         dests.sort_unstable();
         dests.dedup();
         if let Some(scheme) = self.v.scheme {
