@@ -183,6 +183,23 @@ fn faulty_mesh_random_traffic() {
     }
 }
 
+/// Rates on a faulty mesh are per node that has traffic: the 54 healthy
+/// nodes of `faulty_8x8` offer the configured rate (not rate × 54/64), and
+/// the per-source minimum is over them only.
+#[test]
+fn faulty_mesh_rates_count_healthy_nodes() {
+    let mut s = faulty_8x8("ft-unicast");
+    s.traffic.rate = 0.0005;
+    s.run.cycles = 20_000;
+    let mut net = Network::new(&s).unwrap();
+    let r = net.run(&mut |_| true);
+    eprintln!("{}", r.summary());
+    assert!(!r.deadlock);
+    let rel = (r.offered_messages_per_node_cycle - 0.0005).abs() / 0.0005;
+    assert!(rel < 0.10, "offered {}", r.offered_messages_per_node_cycle);
+    assert!(r.source_throughput_min > 0.0, "{}", r.source_throughput_min);
+}
+
 /// Same scenario, same report (per-message seeds, seeded generators).
 #[test]
 fn deterministic() {

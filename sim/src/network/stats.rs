@@ -9,6 +9,7 @@
 use super::Network;
 use crate::fabric::deadlock::WaitingWorm;
 use crate::router::RouterError;
+use crate::topology::NodeId;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -114,6 +115,13 @@ impl Report {
         let (w0, w1) = net.window();
         let cycles = net.cycle();
         let n = net.v.topo.nodes() as u64;
+        // Rates are per node that can send and receive: nodes cut out of a
+        // faulty mesh (paper 002's faulty and disabled nodes) have no NI
+        // traffic and do not count.
+        let excluded = (0..net.v.topo.nodes())
+            .filter(|&u| net.v.excluded(u))
+            .count() as u64;
+        let active = (n - excluded).max(1);
         let win = w1.min(cycles).saturating_sub(w0).max(1);
         let mut all = Vec::new();
         let mut uni = Vec::new();
@@ -147,6 +155,12 @@ impl Report {
             }
         }
         let latency = LatencyStats::of(all);
+        let mut per_source: Vec<u64> = per_source
+            .into_iter()
+            .enumerate()
+            .filter(|&(u, _)| !net.v.excluded(u as NodeId))
+            .map(|(_, c)| c)
+            .collect();
         per_source.sort_unstable();
         let delivered = net.msgs.iter().filter(|m| m.complete()).count() as u64;
         let unfinished = net.msgs.len() as u64 - delivered;
@@ -169,8 +183,8 @@ impl Report {
             })
             .map(|(r, d)| net.fabric.sent[r][d] as f64 / cycles.max(1) as f64)
             .collect();
-        let offered_rate = offered as f64 / (n * win) as f64;
-        let accepted_rate = accepted as f64 / (n * win) as f64;
+        let offered_rate = offered as f64 / (active * win) as f64;
+        let accepted_rate = accepted as f64 / (active * win) as f64;
         Report {
             topology: net.v.topo.to_string(),
             construction: if let Some(k) = net.v.scheme {
@@ -214,7 +228,7 @@ impl Report {
             },
             offered_messages_per_node_cycle: offered_rate,
             accepted_messages_per_node_cycle: accepted_rate,
-            throughput_flits_per_node_cycle: net.window_flits as f64 / (n * win) as f64,
+            throughput_flits_per_node_cycle: net.window_flits as f64 / (active * win) as f64,
             source_throughput_min: per_source.first().copied().unwrap_or(0) as f64 / win as f64,
             source_throughput_median: per_source.get(per_source.len() / 2).copied().unwrap_or(0)
                 as f64
@@ -244,9 +258,7 @@ impl Report {
             diverted_worms: net.diverted_worms,
             reinjected_messages: net.relays.len() as u64,
             faulty_nodes: net.scenario.network.faulty_nodes.clone(),
-            excluded_nodes: (0..net.v.topo.nodes())
-                .filter(|&u| net.v.excluded(u))
-                .count() as u64,
+            excluded_nodes: excluded,
             unreachable_destinations: net.unreachable_dests,
             dropped_messages: net.dropped_msgs,
             worms_per_message: if net.msgs.is_empty() {
