@@ -260,23 +260,11 @@ pub fn first_head(
     let link_ok = |d: usize| cfg.out_class[d] == Some(h.class);
     match c.route(p.routing, h.node)? {
         None => {
-            if !h.c && h.o == 0 {
-                return Err(RouterError::NoOutput);
-            }
-            let mut mask = 0u8;
-            if h.c {
+            let cons = || {
                 let g = if input < 4 { c.cons_group[input] } else { 0 };
-                let pool = p.pool_of(g, c.groups as usize);
-                mask |= 1 << super::routing::pool_choice(pool, owned);
-            }
-            for d in 0..4 {
-                if h.o >> d & 1 == 1 {
-                    if !link_ok(d) {
-                        return Err(RouterError::BadLink);
-                    }
-                    mask |= 1 << d;
-                }
-            }
+                super::routing::pool_choice(p.pool_of(g, c.groups as usize), owned)
+            };
+            let mask = super::routing::own_header(&h, cons, link_ok)?;
             Ok((mask, true, h.class))
         }
         Some(d) => {

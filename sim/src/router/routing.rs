@@ -48,6 +48,34 @@ fn check_class(
     Ok(())
 }
 
+/// A first HEAD for this node, under every routing function: it is
+/// stripped and requests the consumption output `cons` gives (if C) and
+/// every link its O bits name, each of which `link_ok` must accept. One rule
+/// so the malformed cases (`NoOutput` before `BadLink`) cannot drift apart
+/// between routing functions.
+pub(super) fn own_header(
+    h: &flit::Head,
+    cons: impl FnOnce() -> usize,
+    link_ok: impl Fn(usize) -> bool,
+) -> Result<u8, RouterError> {
+    if !h.c && h.o == 0 {
+        return Err(RouterError::NoOutput);
+    }
+    let mut mask = 0u8;
+    if h.c {
+        mask |= 1 << cons();
+    }
+    for d in 0..4 {
+        if h.o >> d & 1 == 1 {
+            if !link_ok(d) {
+                return Err(RouterError::BadLink);
+            }
+            mask |= 1 << d;
+        }
+    }
+    Ok(mask)
+}
+
 fn link_ok(cfg: &RouterConfig, d: usize, class: u8) -> bool {
     cfg.out_class[d] == Some(class)
 }
@@ -78,21 +106,11 @@ pub fn first_head(
     }
     let table = &cfg.tree[h.class as usize];
     if h.node == table.own {
-        if !h.c && h.o == 0 {
-            return Err(RouterError::NoOutput);
-        }
-        let mut mask = 0u8;
-        if h.c {
-            mask |= 1 << consumption_choice(p, h.class, owned);
-        }
-        for d in 0..4 {
-            if h.o >> d & 1 == 1 {
-                if !link_ok(cfg, d, h.class) {
-                    return Err(RouterError::BadLink);
-                }
-                mask |= 1 << d;
-            }
-        }
+        let mask = own_header(
+            &h,
+            || consumption_choice(p, h.class, owned),
+            |d| link_ok(cfg, d, h.class),
+        )?;
         return Ok((mask, true, h.class));
     }
     let d = table.route(h.node).ok_or(RouterError::NodeOutOfRange)?;
@@ -149,21 +167,11 @@ fn spam_first_head(
     let table = &cfg.tree[0];
     let sp = cfg.spam.as_ref().ok_or(RouterError::BadLink)?;
     if h.node == table.own {
-        if !h.c && h.o == 0 {
-            return Err(RouterError::NoOutput);
-        }
-        let mut mask = 0u8;
-        if h.c {
-            mask |= 1 << consumption_choice(p, h.class, owned);
-        }
-        for d in 0..4 {
-            if h.o >> d & 1 == 1 {
-                if !link_ok(cfg, d, h.class) || table.child[d].is_none() {
-                    return Err(RouterError::BadLink);
-                }
-                mask |= 1 << d;
-            }
-        }
+        let mask = own_header(
+            &h,
+            || consumption_choice(p, h.class, owned),
+            |d| link_ok(cfg, d, h.class) && table.child[d].is_some(),
+        )?;
         return Ok((mask, true, h.class));
     }
     let d = if h.s {
