@@ -22,6 +22,15 @@ fn generate_twice(tag: &str, args: &[&str], file: &str) -> (serde_json::Value, V
     (serde_json::from_slice(&m).unwrap(), va)
 }
 
+/// Exit code 2, the message names `field`, no panic.
+fn rejects_field(args: &[&str], field: &str) {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(field), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 fn tmp(name: &str) -> String {
     let d = std::env::temp_dir().join(format!("wormcast_cli_verilog_{name}"));
     let _ = std::fs::remove_dir_all(&d);
@@ -111,11 +120,7 @@ fn bad_flags_are_clear_errors() {
             "topology",
         ),
     ] {
-        let o = run(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(field), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
+        rejects_field(&args, field);
     }
 }
 
@@ -212,9 +217,6 @@ fn mesh_router_and_fabric_manifest_records_routing() {
             "construction",
         ),
     ] {
-        let o = run(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(field), "{args:?}: {err}");
+        rejects_field(&args, field);
     }
 }
