@@ -274,6 +274,14 @@ fn two_dds_trees_deadlock() {
     let msgs: std::collections::BTreeSet<_> = cycle.iter().filter_map(|w| w.message).collect();
     assert_eq!(msgs.into_iter().collect::<Vec<_>>(), vec![0, 1]);
     assert!(cycle.iter().any(|w| w.router == (1, 1)) && cycle.iter().any(|w| w.router == (0, 1)));
+    // The report names the node a waiting HEAD addresses, not only its mesh
+    // address: message 0's HEAD for (0,4) is packed address 4 << 2 = 16.
+    let w0 = cycle.iter().find(|w| w.message == Some(0)).unwrap();
+    assert!(
+        w0.head_flit.starts_with("HEAD node=16 (0, 4) "),
+        "{}",
+        w0.head_flit
+    );
 }
 
 fn err_field(s: &Scenario) -> String {

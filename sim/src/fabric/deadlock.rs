@@ -9,7 +9,7 @@
 
 use super::Fabric;
 use crate::flit::{self, Kind};
-use crate::router::{routing, InState, NO_OWNER};
+use crate::router::{mesh, routing, InState, NO_OWNER};
 use serde::Serialize;
 
 /// An input of the wait-for graph: `(router, input index)`.
@@ -224,8 +224,15 @@ impl Fabric {
                     None => "empty: waiting for the rest of its worm".to_string(),
                     Some((f, Kind::Head)) => {
                         let h = flit::decode_head(f);
+                        // The Node field is an address under mesh routing
+                        // (snake label or packed x,y); name the node too.
+                        let at =
+                            mesh::node_of_address(self.params.routing, &self.topo, h.node as u32)
+                                .map_or("no such node".to_string(), |n| {
+                                    format!("{:?}", self.topo.coord(n))
+                                });
                         format!(
-                            "HEAD node={} c={} o={:04b} s={} class={}",
+                            "HEAD node={} {at} c={} o={:04b} s={} class={}",
                             h.node, h.c as u8, h.o, h.s as u8, h.class
                         )
                     }
