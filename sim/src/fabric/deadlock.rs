@@ -226,11 +226,10 @@ impl Fabric {
                         let h = flit::decode_head(f);
                         // The Node field is an address under mesh routing
                         // (snake label or packed x,y); name the node too.
-                        let at =
-                            mesh::node_of_address(self.params.routing, &self.topo, h.node as u32)
-                                .map_or("no such node".to_string(), |n| {
-                                    format!("{:?}", self.topo.coord(n))
-                                });
+                        let at = mesh::node_of_address(self.params.routing, &self.topo, h.node)
+                            .map_or("no such node".to_string(), |n| {
+                                format!("{:?}", self.topo.coord(n))
+                            });
                         format!(
                             "HEAD node={} {at} c={} o={:04b} s={} class={}",
                             h.node, h.c as u8, h.o, h.s as u8, h.class
