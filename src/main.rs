@@ -33,6 +33,8 @@ enum Command {
     Route(cli::route::RouteArgs),
     /// Fault-tolerant tree multicast on a faulty mesh (paper 002): traffic steps.
     Ftree(cli::ftree::FtreeArgs),
+    /// Thesis tree multicast (VH, DIAG, DDS, MIN) on 2-D/3-D meshes and tori: traffic and one-port time.
+    Mtree(cli::mtree::MtreeArgs),
     /// Write the Verilog of one router or of a whole DSTM torus fabric.
     Verilog(cli::verilog::VerilogArgs),
 }
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Some(Command::Sweep(a)) => cli::sweep::run(a),
         Some(Command::Verilog(a)) => cli::verilog::run(a),
         Some(Command::Ftree(a)) => cli::ftree::run(a),
+        Some(Command::Mtree(a)) => cli::mtree::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
     match result {

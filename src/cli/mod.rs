@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod ftree;
 pub mod interrupt;
+pub mod mtree;
 pub mod route;
 pub mod run;
 pub mod sweep;

@@ -54,6 +54,34 @@ impl fmt::Display for Point {
     }
 }
 
+impl Point {
+    /// Parses `x,y` or `x,y,z` as a node of `grid`; `field` names it in the
+    /// error.
+    pub fn parse(grid: &Grid, s: &str, field: &str) -> InputResult<Point> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        let bad = || {
+            InputError::new(
+                field,
+                s,
+                format!(
+                    "{} comma-separated coordinates, e.g. `{}`",
+                    grid.dims(),
+                    if grid.dims() == 2 { "3,4" } else { "3,4,1" }
+                ),
+            )
+        };
+        if parts.len() != grid.dims() {
+            return Err(bad());
+        }
+        let mut p = Point::default();
+        for (a, v) in parts.iter().enumerate() {
+            p.0[a] = v.parse().map_err(|_| bad())?;
+        }
+        grid.check(p, field)?;
+        Ok(p)
+    }
+}
+
 /// One link of a tree, seen from the parent: axis, direction, and whether it
 /// is a torus wraparound link (joins coordinate 0 and `k − 1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -223,5 +251,44 @@ impl Grid {
             }
         }
         v
+    }
+}
+
+impl fmt::Display for Grid {
+    /// `mesh:KxM`, `torus:KxMxP`: the form [`Grid`]'s `FromStr` reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sides: Vec<String> = (0..self.dims).map(|a| self.sides[a].to_string()).collect();
+        write!(
+            f,
+            "{}:{}",
+            if self.torus { "torus" } else { "mesh" },
+            sides.join("x")
+        )
+    }
+}
+
+impl std::str::FromStr for Grid {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<Grid> {
+        let bad = || {
+            InputError::new(
+                "grid",
+                s,
+                format!(
+                    "`mesh:KxM`, `torus:KxM`, `mesh:KxMxP` or `torus:KxMxP`, sides 2..={MAX_SIDE}"
+                ),
+            )
+        };
+        let (kind, dims) = s.trim().split_once(':').ok_or_else(bad)?;
+        let torus = match kind {
+            "mesh" => false,
+            "torus" => true,
+            _ => return Err(bad()),
+        };
+        let sides = dims
+            .split('x')
+            .map(|v| v.trim().parse::<usize>().map_err(|_| bad()))
+            .collect::<InputResult<Vec<usize>>>()?;
+        Grid::new(&sides, torus)
     }
 }

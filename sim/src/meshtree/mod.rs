@@ -33,6 +33,7 @@
 pub mod connect;
 pub mod dds;
 pub mod diag;
+pub mod experiment;
 pub mod grid;
 mod local;
 pub mod min;
@@ -49,7 +50,8 @@ use std::str::FromStr;
 use tree::RawEdge;
 
 /// The four tree algorithms of thesis §3.2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Algorithm {
     /// Dimension-ordered paths (Liu), §3.2.1.1.
     Vh,
