@@ -296,74 +296,50 @@ fn single(
 /// One panel per destination count (Fig. 10) or fault count (Fig. 11):
 /// multiple unicast and each strategy against the swept quantity.
 fn plot(
-    path: &PathBuf,
+    path: &std::path::Path,
     results: &[Point],
     panels: &[u32],
     by_faults: bool,
     strats: &[Strategy],
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use plotters::prelude::*;
-    let root = SVGBackend::new(path, (480 * panels.len() as u32, 420)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let areas = root.split_evenly((1, panels.len()));
-    for (area, &fixed) in areas.iter().zip(panels) {
-        let pts: Vec<&Point> = results
-            .iter()
-            .filter(|p| {
-                if by_faults {
-                    p.dests == fixed
+    let panels: Vec<super::plot::Panel> = panels
+        .iter()
+        .map(|&fixed| {
+            let pts: Vec<&Point> = results
+                .iter()
+                .filter(|p| {
+                    if by_faults {
+                        p.dests == fixed
+                    } else {
+                        p.faults == fixed
+                    }
+                })
+                .collect();
+            let xv = |p: &Point| if by_faults { p.faults } else { p.dests } as f64;
+            let mut series: Vec<(String, Vec<(f64, f64)>)> = vec![(
+                "multiple unicast".into(),
+                pts.iter().map(|p| (xv(p), p.unicast)).collect(),
+            )];
+            for s in strats {
+                let i = s.number() as usize - 1;
+                series.push((
+                    format!("strategy {}", s.number()),
+                    pts.iter().map(|p| (xv(p), p.traffic[i])).collect(),
+                ));
+            }
+            super::plot::Panel {
+                title: if by_faults {
+                    format!("{fixed} destinations")
                 } else {
-                    p.faults == fixed
-                }
-            })
-            .collect();
-        let xv = |p: &Point| if by_faults { p.faults } else { p.dests } as f64;
-        let xmax = pts.iter().map(|p| xv(p)).fold(1.0, f64::max);
-        let ymax = pts.iter().map(|p| p.unicast).fold(1.0, f64::max) * 1.1;
-        let title = if by_faults {
-            format!("{fixed} destinations")
-        } else {
-            format!("{fixed} faults")
-        };
-        let mut chart = ChartBuilder::on(area)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(55)
-            .build_cartesian_2d(0.0..xmax, 0.0..ymax)?;
-        chart
-            .configure_mesh()
-            .x_desc(if by_faults { "faults" } else { "destinations" })
-            .y_desc("total traffic steps")
-            .draw()?;
-        let mut series: Vec<(String, Vec<(f64, f64)>)> = vec![(
-            "multiple unicast".into(),
-            pts.iter().map(|p| (xv(p), p.unicast)).collect(),
-        )];
-        for s in strats {
-            let i = s.number() as usize - 1;
-            series.push((
-                format!("strategy {}", s.number()),
-                pts.iter().map(|p| (xv(p), p.traffic[i])).collect(),
-            ));
-        }
-        for (i, (name, data)) in series.into_iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            chart
-                .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                });
-            chart.draw_series(data.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-    }
-    root.present()?;
-    Ok(())
+                    format!("{fixed} faults")
+                },
+                x_desc: if by_faults { "faults" } else { "destinations" }.into(),
+                y_desc: "total traffic steps".into(),
+                series,
+                legend: plotters::prelude::SeriesLabelPosition::UpperLeft,
+                dots: true,
+            }
+        })
+        .collect();
+    super::plot::panels(path, &panels)
 }

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod ftree;
 pub mod interrupt;
 pub mod mtree;
+pub mod plot;
 pub mod route;
 pub mod run;
 pub mod sweep;

@@ -322,23 +322,18 @@ fn single(
 /// Three panels against K, one line per algorithm: time, traffic, AAT (the
 /// thesis's three chart types, §4.1.3).
 fn plot(
-    path: &PathBuf,
+    path: &std::path::Path,
     grid: &Grid,
     curve: &[KPoint],
     algs: &[Algorithm],
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use plotters::prelude::*;
+    use plotters::prelude::SeriesLabelPosition;
     // A K = 0 point (the thesis's zero sample) is not a multicast.
-    let curve: Vec<KPoint> = curve.iter().filter(|p| p.k > 0).copied().collect();
-    let curve = &curve[..];
-    let root = SVGBackend::new(path, (1440, 420)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let areas = root.split_evenly((1, 3));
-    let xmax = curve.iter().map(|p| p.k).max().unwrap_or(1).max(1) as f64;
+    let curve: Vec<&KPoint> = curve.iter().filter(|p| p.k > 0).collect();
     type Get = fn(&KPoint, usize) -> f64;
     // Legends where the curves are not: time and traffic rise, AAT falls
     // to 0 at K = N − 1.
-    let panels: [(&str, Get, SeriesLabelPosition); 3] = [
+    let kinds: [(&str, Get, SeriesLabelPosition); 3] = [
         (
             "time (hops)",
             |p, a| p.time[a],
@@ -355,44 +350,25 @@ fn plot(
             SeriesLabelPosition::UpperRight,
         ),
     ];
-    for (area, (name, get, legend)) in areas.iter().zip(panels) {
-        let idx = |alg: &Algorithm| Algorithm::ALL.iter().position(|x| x == alg).unwrap();
-        let ymax = curve
-            .iter()
-            .flat_map(|p| algs.iter().map(move |alg| get(p, idx(alg))))
-            .fold(1.0, f64::max)
-            * 1.1;
-        let mut chart = ChartBuilder::on(area)
-            .caption(format!("{grid}: {name}"), ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(55)
-            .build_cartesian_2d(0.0..xmax, 0.0..ymax)?;
-        chart
-            .configure_mesh()
-            .x_desc("destinations K")
-            .y_desc(name)
-            .draw()?;
-        for (i, alg) in algs.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let data: Vec<(f64, f64)> = curve
+    let panels: Vec<super::plot::Panel> = kinds
+        .into_iter()
+        .map(|(name, get, legend)| super::plot::Panel {
+            title: format!("{grid}: {name}"),
+            x_desc: "destinations K".into(),
+            y_desc: name.into(),
+            series: algs
                 .iter()
-                .map(|p| (p.k as f64, get(p, idx(alg))))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(data, color.stroke_width(2)))?
-                .label(alg.name())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                });
-        }
-        chart
-            .configure_series_labels()
-            .position(legend)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-    }
-    root.present()?;
-    Ok(())
+                .map(|alg| {
+                    let a = Algorithm::ALL.iter().position(|x| x == alg).unwrap();
+                    (
+                        alg.name().to_string(),
+                        curve.iter().map(|p| (p.k as f64, get(p, a))).collect(),
+                    )
+                })
+                .collect(),
+            legend,
+            dots: false,
+        })
+        .collect();
+    super::plot::panels(path, &panels)
 }
