@@ -88,6 +88,38 @@ fn check_sims(
     }
 }
 
+/// A whole generated fabric against the native `Network` of `sc`: every
+/// router's ports every cycle (no internal registers: those are the fabric
+/// lockstep's), under both simulators. `observe` sees the native network
+/// after every edge. Returns the traffic it carried for the caller's checks.
+fn fabric_ports_check(
+    label: &str,
+    dir: &std::path::Path,
+    sc: &wormcast_sim::scenario::Scenario,
+    cycles: usize,
+    observe: &mut dyn FnMut(&wormcast_sim::network::Network),
+) -> wormcast_testbench::vectors::FabricVectorStats {
+    let FabricDut {
+        module: g,
+        file: dut,
+        ..
+    } = write_fabric_dut(sc, dir);
+    let (vs, st) = fabric_vectors(&g.top, sc, cycles, false, observe);
+    eprintln!(
+        "{label}: {} cycles, {} messages ({} multicast), {} deliveries, {} signals per cycle",
+        vs.cycles(),
+        st.messages,
+        st.multicasts,
+        st.delivered,
+        vs.checks.len()
+    );
+    let (vin, vexp) = vs.write_hex(dir, "good").unwrap();
+    let tb = dir.join("tb.v");
+    std::fs::write(&tb, vs.testbench(cycles)).unwrap();
+    check_sims(label, &g.top, dir, &tb, &dut, &(vin, vexp), cycles, &[]);
+    st
+}
+
 fn cfgs(p: &RouterParams) -> Vec<RouterConfig> {
     let topo = Topology::torus(4, 4).unwrap();
     dstm_configs(&topo, Named::Dstm1, p).unwrap()
@@ -380,34 +412,8 @@ fn spam_fabric_verilog_matches_native() {
     sc.network.routing = "spam".into();
     sc.network.construction = "bfs".into();
     sc.network.header_setup_cycles = 2;
-    let FabricDut {
-        module: g,
-        file: dut,
-        ..
-    } = write_fabric_dut(&sc, &dir);
-    let (vs, st) = fabric_vectors(&g.top, &sc, SPAM_FABRIC_CYCLES, false, &mut |_| {});
-    eprintln!(
-        "SPAM fabric: {} cycles, {} messages ({} multicast), {} deliveries, {} signals per cycle",
-        vs.cycles(),
-        st.messages,
-        st.multicasts,
-        st.delivered,
-        vs.checks.len()
-    );
+    let st = fabric_ports_check("SPAM fabric", &dir, &sc, SPAM_FABRIC_CYCLES, &mut |_| {});
     assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
-    let (vin, vexp) = vs.write_hex(&dir, "good").unwrap();
-    let tb = dir.join("tb.v");
-    std::fs::write(&tb, vs.testbench(SPAM_FABRIC_CYCLES)).unwrap();
-    check_sims(
-        "SPAM fabric",
-        &g.top,
-        &dir,
-        &tb,
-        &dut,
-        &(vin, vexp),
-        SPAM_FABRIC_CYCLES,
-        &[],
-    );
 }
 
 // ---- Issue 6: mesh routing functions ----
@@ -505,79 +511,36 @@ fn mesh_fabric_verilog_matches_native() {
         0.03,
         54,
     );
-    let FabricDut {
-        module: g,
-        file: dut,
-        ..
-    } = write_fabric_dut(&sc, &dir);
-    let (vs, st) = fabric_vectors(&g.top, &sc, MESH_FABRIC_CYCLES, false, &mut |_| {});
-    eprintln!(
-        "mesh fabric: {} cycles, {} messages ({} multicast), {} deliveries",
-        vs.cycles(),
-        st.messages,
-        st.multicasts,
-        st.delivered
-    );
+    let st = fabric_ports_check("mesh fabric", &dir, &sc, MESH_FABRIC_CYCLES, &mut |_| {});
     assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
-    let (vin, vexp) = vs.write_hex(&dir, "good").unwrap();
-    let tb = dir.join("tb.v");
-    std::fs::write(&tb, vs.testbench(MESH_FABRIC_CYCLES)).unwrap();
-    check_sims(
-        "mesh fabric",
-        &g.top,
-        &dir,
-        &tb,
-        &dut,
-        &(vin, vexp),
-        MESH_FABRIC_CYCLES,
-        &[],
-    );
 }
 
 #[test]
 fn faulty_mesh_tree_worms_verilog_match_native() {
     let dir = out_dir("vectors_faulty_mesh_trees");
     // Paper-002 Strategy-3 trees (turn points, detached branches) as worms
-    // on a 4×4 XY mesh with node (2,1) faulty: the generated fabric leaves the node out
-    // exactly as the native one does (its links tied off), and every
-    // router's ports are compared every cycle under both simulators.
+    // on a 4×4 XY mesh with node (2,1) faulty: the generated fabric leaves
+    // the node out exactly as the native one does (its links tied off),
+    // and every router's ports are compared every cycle under both
+    // simulators.
     let mut sc = wormcast_testbench::lockstep::mesh_fabric_scenario(
         "mesh:4x4", "dor", "ft-s3", 4, 0.006, 63,
     );
     sc.network.faulty_nodes = vec!["2,1".into()];
-    let FabricDut {
-        module: g,
-        file: dut,
-        ..
-    } = write_fabric_dut(&sc, &dir);
-    let (vs, st) = fabric_vectors(&g.top, &sc, FABRIC_CYCLES, false, &mut |net| {
-        // The faulty node never carries a flit.
-        let s = &net.fabric.state[net.fabric.topo.id(2, 1) as usize];
-        assert!(s.out.iter().all(|o| !o.valid));
-        assert!(s
-            .inp
-            .iter()
-            .all(|i| i.state == wormcast_sim::router::InState::Idle));
-    });
-    eprintln!(
-        "faulty mesh ft-s3: {} cycles, {} messages ({} multicast), {} deliveries",
-        vs.cycles(),
-        st.messages,
-        st.multicasts,
-        st.delivered
+    let st = fabric_ports_check(
+        "faulty mesh fabric (ft-s3)",
+        &dir,
+        &sc,
+        FABRIC_CYCLES,
+        &mut |net| {
+            // The faulty node never carries a flit.
+            let s = &net.fabric.state[net.fabric.topo.id(2, 1) as usize];
+            assert!(s.out.iter().all(|o| !o.valid));
+            assert!(s
+                .inp
+                .iter()
+                .all(|i| i.state == wormcast_sim::router::InState::Idle));
+        },
     );
     assert!(st.multicasts >= 5 && st.delivered >= 50, "{st:?}");
-    let (vin, vexp) = vs.write_hex(&dir, "good").unwrap();
-    let tb = dir.join("tb.v");
-    std::fs::write(&tb, vs.testbench(FABRIC_CYCLES)).unwrap();
-    check_sims(
-        "faulty mesh fabric (ft-s3)",
-        &g.top,
-        &dir,
-        &tb,
-        &dut,
-        &(vin, vexp),
-        FABRIC_CYCLES,
-        &[],
-    );
 }
