@@ -119,9 +119,82 @@ fn bad_flags_are_clear_errors() {
             ],
             "topology",
         ),
+        (
+            vec!["verilog", "--fault-info", "local", "--out", "/tmp/x"],
+            "fault_info",
+        ),
+        (
+            vec!["verilog", "--faulty-link", "1,1,+z", "--out", "/tmp/x"],
+            "faulty_link",
+        ),
+        (
+            vec![
+                "verilog",
+                "--faulty-link",
+                "1,1,+x",
+                "--fault-info",
+                "nearby",
+                "--out",
+                "/tmp/x",
+            ],
+            "fault_info",
+        ),
+        (
+            vec![
+                "verilog",
+                "--routing",
+                "spam",
+                "--faulty-link",
+                "1,1,+x",
+                "--out",
+                "/tmp/x",
+            ],
+            "faulty_link",
+        ),
     ] {
         rejects_field(&args, field);
     }
+}
+
+#[test]
+fn faulty_link_with_local_information_sets_the_diversion_constants() {
+    // Link (1,1)+x of the 4×4 DSTM-1 torus: its end routers, node 5 (port
+    // +x, bit 0) and node 6 (port −x, bit 1), divert; no other router does.
+    let (m, v) = generate_twice(
+        "divert",
+        &[
+            "--topology",
+            "torus:4x4",
+            "--faulty-link",
+            "1,1,+x",
+            "--fault-info",
+            "local",
+        ],
+        "wormcast_torus_4x4.v",
+    );
+    let dv: Vec<u64> = m["parameters"]["divert_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    let mut want = vec![0u64; 16];
+    want[5] = 1;
+    want[6] = 2;
+    assert_eq!(dv, want);
+    assert_eq!(m["parameters"]["fault_info"], "local");
+    // Global information changes the routers only by the unclassed link.
+    let (g, gv) = generate_twice(
+        "global",
+        &["--topology", "torus:4x4", "--faulty-link", "1,1,+x"],
+        "wormcast_torus_4x4.v",
+    );
+    assert!(g["parameters"]["divert_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|x| x == 0));
+    assert_ne!(v, gv, "the diversion constants are in the Verilog");
 }
 
 #[test]

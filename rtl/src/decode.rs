@@ -43,6 +43,14 @@
 //! Consumption (`routing::consumption_choice`): a C=1 header requests the
 //! lowest free channel of its class's pool, else the lowest of the pool,
 //! from the `owned` mask of this cycle.
+//!
+//! Local fault information (paper 000 §7, `routing::diversion`): with tree
+//! routing, a first HEAD that would request a faulty output of the
+//! router's `divert_out` mask (a generation-time constant; 0 = no fault,
+//! which synthesis folds away) is not stripped and requests the
+//! consumption channel of its class instead (`divert`); the router then
+//! passes every flit of the worm, HEADs included, to it (`Diverted`
+//! state) until the TAIL releases it.
 
 use crate::hw::*;
 use rust_hdl::prelude::*;
@@ -79,6 +87,8 @@ pub struct Decode<const W: usize> {
     /// Request for the arbiter (0 = none), strip-on-grant, worm class.
     pub req: Signal<Out, Bits<MASK_W>>,
     pub strip: Signal<Out, Bit>,
+    /// The request is a diversion: the grant enters `Diverted`.
+    pub divert: Signal<Out, Bit>,
     pub hclass: Signal<Out, Bits<CLASS_W>>,
     /// Send `send_flit` to all of `send_outs` when they can all load;
     /// `release_tail` frees the reservation (TAIL).
@@ -136,6 +146,13 @@ pub struct Decode<const W: usize> {
     o_bad: Signal<Local, Bit>,
     res_m1: Signal<Local, Bits<MASK_W>>,
     multi: Signal<Local, Bit>,
+    /// Local fault information: the header's output is faulty.
+    dv_port: Signal<Local, Bit>,
+    dv_hit: Signal<Local, Bit>,
+    /// Faulty outputs (`RouterConfig::divert_out`, tree routing only) and
+    /// whether there are any.
+    dv_out: Constant<Bits<O_W>>,
+    dv_on: Constant<Bit>,
 
     // Per-class tables (index c, or c * 4 + d for child ports).
     own: Vec<Constant<Bits<W>>>,
@@ -174,6 +191,7 @@ pub struct Decode<const W: usize> {
     st_idle: Constant<Bits<STATE_W>>,
     st_active: Constant<Bits<STATE_W>>,
     st_discard: Constant<Bits<STATE_W>>,
+    st_diverted: Constant<Bits<STATE_W>>,
     link_mask: Constant<Bits<MASK_W>>,
     one: Constant<Bits<MASK_W>>,
     // Error codes (router/error.rs).
@@ -318,6 +336,12 @@ impl<const W: usize> Decode<W> {
             .iter()
             .map(|&e| k::<2>(if e == NO_PORT { 0 } else { e as u64 }))
             .collect();
+        // Diversion exists for tree routing only (`routing::first_head`).
+        let dv_out = if p.routing == RoutingKind::Tree {
+            cfg.divert_out & 0xF
+        } else {
+            0
+        };
         Decode {
             head: Default::default(),
             nonempty: Default::default(),
@@ -329,6 +353,7 @@ impl<const W: usize> Decode<W> {
             setup_wait: Default::default(),
             req: Default::default(),
             strip: Default::default(),
+            divert: Default::default(),
             hclass: Default::default(),
             send: Default::default(),
             send_flit: Default::default(),
@@ -373,6 +398,10 @@ impl<const W: usize> Decode<W> {
             o_bad: Default::default(),
             res_m1: Default::default(),
             multi: Default::default(),
+            dv_port: Default::default(),
+            dv_hit: Default::default(),
+            dv_out: k::<O_W>(dv_out as u64),
+            dv_on: Constant::new(dv_out != 0),
             own,
             par_v,
             par_d,
@@ -405,6 +434,7 @@ impl<const W: usize> Decode<W> {
             st_idle: Constant::new(state_code(InState::Idle)),
             st_active: Constant::new(state_code(InState::Active)),
             st_discard: Constant::new(state_code(InState::Discard)),
+            st_diverted: Constant::new(state_code(InState::Diverted)),
             link_mask: k::<MASK_W>(0xF),
             one: k::<MASK_W>(1),
             e_body_at_idle: ec(RouterError::BodyAtIdle),
@@ -630,6 +660,23 @@ impl<const W: usize> Logic for Decode<W> {
                 self.f_lok.next = self.lok[d].val();
             }
         }
+        // routing::diversion: at its own node an O bit names a faulty port;
+        // elsewhere the tree's port is faulty, unless it is the parent port
+        // of an S=1 header (left to the DownPhaseUp check).
+        self.dv_port.next = false;
+        for d in 0..4 {
+            if self.rt_d.val().index() == d {
+                self.dv_port.next = self.dv_out.val().get_bit(d);
+            }
+        }
+        if self.own_hit.val() {
+            self.dv_hit.next = self.dv_on.val() & (self.ho.val() & self.dv_out.val()).any();
+        } else {
+            self.dv_hit.next = self.dv_on.val()
+                & self.rt_v.val()
+                & self.dv_port.val()
+                & !(self.hs.val() & self.t_par_v.val() & (self.rt_d.val() == self.t_par_d.val()));
+        }
         // O bits: links of the header's class; with SPAM tree child ports only.
         self.o_bad.next = (self.ho.val().get_bit(0)
             & !(self.lok[0].val() & (self.t_ch_v[0].val() | !self.spam.val())))
@@ -679,6 +726,7 @@ impl<const W: usize> Logic for Decode<W> {
         // Defaults: no action.
         self.req.next = 0.into();
         self.strip.next = false;
+        self.divert.next = false;
         self.send.next = false;
         self.send_flit.next = self.head.val();
         self.send_outs.next = 0.into();
@@ -701,6 +749,10 @@ impl<const W: usize> Logic for Decode<W> {
                     } else if !self.node_ok.val() {
                         self.err.next = true;
                         self.code.next = self.e_node_range.val();
+                    } else if self.dv_hit.val() {
+                        // Diverted whole, HEAD kept, to the class's channel.
+                        self.req.next = self.t_cons.val();
+                        self.divert.next = true;
                     } else if self.own_hit.val() {
                         if !self.hc.val() & (self.ho.val() == 0) {
                             self.err.next = true;
@@ -806,6 +858,22 @@ impl<const W: usize> Logic for Decode<W> {
                     self.send.next = true;
                     self.send_outs.next = self.reserved.val();
                     self.release_tail.next = true;
+                } else {
+                    self.err.next = true;
+                    self.code.next = self.e_reserved_kind.val();
+                }
+            } else if self.dv_on.val() & (self.state.val() == self.st_diverted.val()) {
+                // Every flit, HEADs included, to the reserved channel; the
+                // TAIL releases it. Gated by the constant so that a router
+                // without faulty ports (which never enters `Diverted`)
+                // synthesises without this branch.
+                if (self.kind.val() == self.k_head.val())
+                    | (self.kind.val() == self.k_body.val())
+                    | (self.kind.val() == self.k_tail.val())
+                {
+                    self.send.next = true;
+                    self.send_outs.next = self.reserved.val();
+                    self.release_tail.next = self.kind.val() == self.k_tail.val();
                 } else {
                     self.err.next = true;
                     self.code.next = self.e_reserved_kind.val();

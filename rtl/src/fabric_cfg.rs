@@ -7,7 +7,8 @@
 
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::router::spam::bfs_tree;
-use wormcast_sim::topology::Topology;
+use wormcast_sim::topology::{EdgeId, Topology};
+use wormcast_sim::trees::faults::SingleFault;
 use wormcast_sim::trees::{construct, Named};
 use wormcast_sim::{InputError, InputResult};
 
@@ -26,13 +27,37 @@ pub fn dstm_configs(
     named: Named,
     params: &RouterParams,
 ) -> InputResult<Vec<RouterConfig>> {
+    dstm_configs_faulty(topo, named, params, None, false)
+}
+
+/// [`dstm_configs`] with one faulty link (paper 000 §7), as `Network::new`
+/// builds it: the link gets no class; with `local` fault information the
+/// routers at its ends divert worms that would cross it (`divert_out`), if
+/// it is a tree link.
+pub fn dstm_configs_faulty(
+    topo: &Topology,
+    named: Named,
+    params: &RouterParams,
+    faulty: Option<EdgeId>,
+    local: bool,
+) -> InputResult<Vec<RouterConfig>> {
     need_torus(
         topo,
         "a torus `torus:KxM`: DSTM needs two edge-disjoint spanning trees (paper 000 §8)",
     )?;
     let c = named.construction(topo, 0, None);
     let pair = construct(topo, &c)?;
-    RouterConfig::for_trees(topo, &pair.trees, params, &[])
+    let faulty: Vec<EdgeId> = faulty.into_iter().collect();
+    let mut cfg = RouterConfig::for_trees(topo, &pair.trees, params, &faulty)?;
+    if local {
+        if let Some(f) = faulty
+            .first()
+            .and_then(|&e| SingleFault::new(&pair.trees, e))
+        {
+            RouterConfig::set_diversion(&mut cfg, topo, f.link);
+        }
+    }
+    Ok(cfg)
 }
 
 /// Router configurations of every node of `topo` for SPAM routing (paper

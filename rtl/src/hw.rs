@@ -10,7 +10,7 @@ use wormcast_sim::router::InState;
 
 /// Output masks (`reserved`, requests): one bit per output.
 pub const MASK_W: usize = MAX_OUTPUTS;
-/// `in_state`: Idle / Active / Discard.
+/// `in_state`: Idle / Active / Discard / Diverted.
 pub const STATE_W: usize = 2;
 /// Class field and `in_class`.
 pub const CLASS_W: usize = flit::CLASS_BITS as usize;

@@ -1,6 +1,7 @@
 //! The router core (ARCHITECTURE §3, paper 000 §3): input FIFOs, header
 //! decode, atomic reservation, the crossbar into registered outputs with
-//! coordinated flow control, TAIL release_tail, Discard, and the error register.
+//! coordinated flow control, TAIL release_tail, Discard, local-fault
+//! diversion (`Diverted`), and the error register.
 //!
 //! One clock edge here equals one call of the native `router::step`: the
 //! same registers (`in_state`, `in_reserved`, `in_class`, `in_setup`, `out_flit`,
@@ -38,6 +39,9 @@ pub enum Fault {
     /// The arbiter masks the blocked input's free outputs with mesh
     /// routing, as tree routing does (and not with tree routing).
     MeshMasking,
+    /// Local fault information ignored: the router routes into its faulty
+    /// link instead of diverting (`RouterConfig::divert_out` dropped).
+    NoDiversion,
 }
 
 #[derive(LogicBlock)]
@@ -86,6 +90,7 @@ pub struct Router<const W: usize> {
     no_owner: Constant<Bits<OWNER_W>>,
     st_idle: Constant<Bits<STATE_W>>,
     st_active: Constant<Bits<STATE_W>>,
+    st_diverted: Constant<Bits<STATE_W>>,
     err_max: Constant<Bits<17>>,
     _n_in: usize,
     _n_out: usize,
@@ -120,7 +125,11 @@ impl<const W: usize> Router<W> {
                     if fault == Fault::SetupOffByOne {
                         q.setup_cycles = q.setup_cycles.saturating_sub(1);
                     }
-                    Decode::new(cfg, &q, i)
+                    let mut c = cfg.clone();
+                    if fault == Fault::NoDiversion {
+                        c.divert_out = 0;
+                    }
+                    Decode::new(&c, &q, i)
                 })
                 .collect(),
             arb: Arbiter::new(
@@ -159,6 +168,7 @@ impl<const W: usize> Router<W> {
             no_owner: Constant::new(NO_OWNER_RTL.into()),
             st_idle: Constant::new(state_code(InState::Idle)),
             st_active: Constant::new(state_code(InState::Active)),
+            st_diverted: Constant::new(state_code(InState::Diverted)),
             err_max: Constant::new((u16::MAX as u64).into()),
             _n_in: n_in,
             _n_out: n_out,
@@ -284,7 +294,11 @@ impl<const W: usize> Logic for Router<W> {
             }
             // Atomic reservation: the grant takes every requested output.
             if self.arb.grant[i].val() {
-                self.in_state[i].d.next = self.st_active.val();
+                if self.dec[i].divert.val() {
+                    self.in_state[i].d.next = self.st_diverted.val();
+                } else {
+                    self.in_state[i].d.next = self.st_active.val();
+                }
                 self.in_reserved[i].d.next = self.dec[i].req.val();
                 self.in_class[i].d.next = self.dec[i].hclass.val();
                 for o in 0..self._n_out {

@@ -234,8 +234,8 @@ pub struct RouterConfig {
     pub spam: Option<crate::router::spam::SpamTable>,
     /// Faulty link outputs (bit d = port O(d+1)) whose branches this router
     /// diverts to its own node: local fault information, paper 000 §7 (see
-    /// `router::routing::diversion`). 0 = none: the default, the router
-    /// the RTL twin implements (it has no diversion).
+    /// `router::routing::diversion`). 0 = none, the default. The RTL twin
+    /// takes it as a generation-time constant (`rtl/src/decode.rs`).
     pub divert_out: u8,
     /// Mesh routing constants (`RoutingKind::{Hamiltonian, Dor,
     /// NegativeFirst}` only).

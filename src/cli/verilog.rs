@@ -10,7 +10,7 @@
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wormcast_rtl::fabric_cfg::configs;
+use wormcast_rtl::fabric_cfg::{configs, dstm_configs_faulty};
 use wormcast_rtl::generate::{fabric_module, router_module, Generated, WIDTHS};
 use wormcast_sim::config::{RouterParams, RoutingKind};
 use wormcast_sim::flit::FlitFormat;
@@ -57,6 +57,15 @@ pub struct VerilogArgs {
     /// Consumption channels per router.
     #[arg(long, default_value_t = 2)]
     pub consumption_channels: usize,
+    /// Tree routing: one faulty link `X,Y,DIR` (DIR +x, -x, +y or -y;
+    /// paper 000 §7). The link gets no class in either router.
+    #[arg(long)]
+    pub faulty_link: Option<String>,
+    /// With `--faulty-link`: `global` (sources avoid the link; the routers
+    /// need nothing more) or `local` (the routers at its ends divert worms
+    /// that would cross it to their NI: `divert_out` constants).
+    #[arg(long, default_value = "global")]
+    pub fault_info: String,
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
@@ -137,7 +146,41 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         setup_cycles: a.setup_cycles,
     };
     params.validate()?;
-    let cfg = configs(&topo, named, &params)?;
+    let local = match a.fault_info.trim() {
+        "global" => false,
+        "local" => true,
+        f => return Err(InputError::new("fault_info", f, "`global` or `local`")),
+    };
+    let cfg = match &a.faulty_link {
+        None if local => {
+            return Err(InputError::new(
+                "fault_info",
+                "local",
+                "only with --faulty-link",
+            ))
+        }
+        None => configs(&topo, named, &params)?,
+        Some(_) if routing != RoutingKind::Tree => {
+            return Err(InputError::new(
+                "faulty_link",
+                a.faulty_link.clone().unwrap_or_default(),
+                "only with tree routing (paper 000 §7's single-link fault tolerance)",
+            ))
+        }
+        Some(l) => {
+            let e = wormcast_sim::scenario::parse_link(&topo, l).map_err(|e| InputError {
+                field: "faulty_link".into(),
+                ..e
+            })?;
+            dstm_configs_faulty(
+                &topo,
+                named.unwrap_or(Named::Dstm1),
+                &params,
+                Some(e),
+                local,
+            )?
+        }
+    };
     let (g, node): (Generated, Option<u32>) = if a.router {
         let n = parse_node(&topo, &a.node)?;
         (router_module(&params, &cfg[n as usize])?, Some(n))
@@ -168,6 +211,9 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
             "classes": params.classes,
             "routing": a.routing.trim(),
             "setup_cycles": params.setup_cycles,
+            "faulty_link": a.faulty_link.as_deref().map(str::trim),
+            "fault_info": a.faulty_link.as_ref().map(|_| a.fault_info.trim()),
+            "divert_out": cfg.iter().map(|c| c.divert_out).collect::<Vec<_>>(),
         },
         "ports": g.ports,
         "port_naming": if a.router {

@@ -224,6 +224,8 @@ pub struct LockstepStats {
     pub loaded: [u64; wormcast_sim::config::MAX_OUTPUTS],
     /// Cycles in which some first HEAD paid the header setup delay.
     pub setup_cycles: u64,
+    /// Worms diverted by local fault information (grants into `Diverted`).
+    pub diverted: u64,
     pub seconds: f64,
 }
 
@@ -275,6 +277,11 @@ pub fn router_lockstep_vs<const W: usize>(
         }
         st.setup_cycles +=
             (0..params.inputs()).any(|i| next.inp[i].setup > cur.inp[i].setup) as u64;
+        st.diverted += (0..params.inputs())
+            .filter(|&i| {
+                act.granted >> i & 1 == 1 && next.inp[i].state == router::InState::Diverted
+            })
+            .count() as u64;
         std::mem::swap(&mut cur, &mut next);
         dut.set_inputs(&io);
         dut.tick();
@@ -336,6 +343,8 @@ pub struct FabricStats {
     pub messages: usize,
     pub multicasts: usize,
     pub delivered: u64,
+    /// Worms a router diverted to its NI (local fault information).
+    pub diverted: u64,
     pub seconds: f64,
 }
 
@@ -388,6 +397,7 @@ pub fn fabric_lockstep<const W: usize>(
     st.messages = net.msgs.len();
     st.multicasts = net.msgs.iter().filter(|m| m.is_multicast()).count();
     st.delivered = net.msgs.iter().map(|m| m.done_count as u64).sum();
+    st.diverted = net.diverted_worms;
     st.seconds = t0.elapsed().as_secs_f64();
     assert_eq!(net.score, Default::default(), "native scoreboard");
     Ok(st)

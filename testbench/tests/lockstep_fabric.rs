@@ -69,6 +69,37 @@ fn fabric_spam_setup_off_by_one_is_caught() {
     eprintln!("caught: {m}");
 }
 
+// ---- Paper 000 §7: local fault information in the RTL ----
+
+/// A 4×4 DSTM-1 torus whose link (1,1)+x (a tree link) is faulty, with
+/// local fault information: the two routers at its ends divert every worm
+/// whose branch would cross it to their own NI, which re-injects it on the
+/// good tree after a second start-up (native NI, same in both runs).
+fn local_fault_scenario(seed: u64) -> wormcast_sim::scenario::Scenario {
+    let mut sc = fabric_scenario("torus:4x4", 0.02, seed);
+    sc.network.faulty_links = vec!["1,1,+x".into()];
+    sc.network.fault_info = "local".into();
+    sc
+}
+
+#[test]
+fn fabric_4x4_local_fault_diversion_lockstep() {
+    let sc = local_fault_scenario(71);
+    let st = fabric_lockstep::<32>(&sc, Fault::None, 6_000)
+        .unwrap_or_else(|m| panic!("local-fault fabric lockstep mismatch: {m}"));
+    eprintln!("{st:?}");
+    assert!(st.diverted >= 10, "diversions must occur: {st:?}");
+    assert!(st.multicasts > 50 && st.delivered > 500, "{st:?}");
+}
+
+#[test]
+fn fabric_ignoring_local_fault_is_caught() {
+    let sc = local_fault_scenario(72);
+    let m = fabric_lockstep::<32>(&sc, Fault::NoDiversion, 6_000)
+        .expect_err("a router that ignores its faulty link must be detected");
+    eprintln!("caught: {m}");
+}
+
 // ---- Issue 6: mesh fabrics under path-based multicast ----
 
 #[test]

@@ -55,7 +55,7 @@ pub enum InState {
     /// Local fault information (paper 000 §7): the worm's branch met a faulty
     /// output, so every flit, HEADs included, goes to the one reserved
     /// consumption channel (`routing::diversion`). Never entered when
-    /// `RouterConfig::divert_out` = 0 (the RTL twin).
+    /// `RouterConfig::divert_out` = 0 (no faulty port).
     Diverted = 3,
 }
 
