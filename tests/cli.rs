@@ -1,4 +1,5 @@
-//! Command-line tests of `wormcast trees` and `wormcast route`.
+//! Command-line tests of `wormcast trees` and `wormcast route` (torus trees
+//! and mesh schemes).
 
 mod common;
 use common::{rejects, wormcast as run};
@@ -161,16 +162,117 @@ fn bad_input_is_exit_2_with_a_named_field() {
     rejects(&with(&["--dest", "x"]), "dest", "x");
     rejects(&with(&["--dest", "1,1", "--tree", "2"]), "tree", "2");
     rejects(
-        &[
+        &with(&["--dest", "1,1", "--scheme", "diag"]),
+        "scheme",
+        "torus:4x4",
+    );
+    // Mesh: bad scheme for the routing, bad routing, faulty source.
+    let mesh = ["route", "--topology", "mesh:6x6", "--source", "0,0"];
+    let on_mesh = |extra: &[&'static str]| {
+        let mut v = mesh.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    rejects(
+        &on_mesh(&[
+            "--dest",
+            "2,2",
+            "--scheme",
+            "diag",
+            "--routing",
+            "hamiltonian",
+        ]),
+        "scheme",
+        "diag",
+    );
+    rejects(
+        &on_mesh(&["--dest", "2,2", "--routing", "tree"]),
+        "routing",
+        "tree",
+    );
+    rejects(
+        &on_mesh(&["--dest", "2,2", "--scheme", "ft-s3", "--faulty-node", "0,0"]),
+        "source",
+        "0,0",
+    );
+    rejects(&on_mesh(&["--dest", "2,2", "--tree", "0"]), "tree", "0");
+}
+
+/// On a mesh every scheme's worms are walked through the routers and
+/// together deliver every destination exactly once.
+#[test]
+fn route_on_a_mesh_walks_every_worm() {
+    let dests = ["0,2", "3,0", "4,0", "4,6", "6,6", "7,4"];
+    for (scheme, routing, worms) in [
+        // VH from a corner under XY is the union of XY paths: one worm.
+        ("vh", "dor", Some(1)),
+        ("diag", "dor", None),
+        ("dds", "negative_first", None),
+        ("dual-path", "hamiltonian", Some(1)),
+        ("brcp-minimal", "negative_first", None),
+    ] {
+        let mut args = vec![
             "route",
             "--topology",
-            "mesh:4x4",
+            "mesh:8x8",
+            "--routing",
+            routing,
+            "--scheme",
+            scheme,
             "--source",
             "0,0",
-            "--dest",
-            "1,1",
-        ],
-        "topology",
-        "mesh",
-    );
+            "--json",
+        ];
+        for d in &dests {
+            args.extend(["--dest", d]);
+        }
+        let v = json(&args);
+        let ws = v["worms"].as_array().unwrap();
+        if let Some(n) = worms {
+            assert_eq!(ws.len(), n, "{scheme}: {v}");
+        }
+        let mut got: Vec<String> = ws
+            .iter()
+            .flat_map(|w| w["consumed"].as_array().unwrap().clone())
+            .map(|c| format!("{},{}", c[0], c[1]))
+            .collect();
+        got.sort();
+        let mut want: Vec<String> = dests.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(got, want, "{scheme}");
+        // VH's single worm uses exactly the tree's 25 links (thesis example).
+        if scheme == "vh" {
+            assert_eq!(ws[0]["links"].as_array().unwrap().len(), 25);
+        }
+    }
+    // Paper 002 around a faulty block: no worm touches a blocked node.
+    let v = json(&[
+        "route",
+        "--topology",
+        "mesh:8x8",
+        "--scheme",
+        "ft-s3",
+        "--faulty-node",
+        "3,3",
+        "--faulty-node",
+        "4,4",
+        "--source",
+        "0,0",
+        "--dest",
+        "6,6",
+        "--dest",
+        "2,7",
+        "--dest",
+        "5,2",
+        "--json",
+    ]);
+    for w in v["worms"].as_array().unwrap() {
+        for l in w["links"].as_array().unwrap() {
+            for end in l.as_array().unwrap() {
+                let (x, y) = (end[0].as_u64().unwrap(), end[1].as_u64().unwrap());
+                // (3,3), (4,4) and the disabled (3,4), (4,3).
+                assert!(!((3..=4).contains(&x) && (3..=4).contains(&y)), "{v}");
+            }
+        }
+    }
 }
