@@ -45,12 +45,13 @@
 //! from the `owned` mask of this cycle.
 //!
 //! Local fault information (paper 000 §7, `routing::diversion`): with tree
-//! routing, a first HEAD that would request a faulty output of the
+//! routing, a first HEAD whose branch would cross a faulty output of the
 //! router's `divert_out` mask (a generation-time constant; 0 = no fault,
 //! which synthesis folds away) is not stripped and requests the
-//! consumption channel of its class instead (`divert`); the router then
-//! passes every flit of the worm, HEADs included, to it (`Diverted`
-//! state) until the TAIL releases it.
+//! consumption channel of its class, plus the healthy O ports when it is a
+//! split point here (`divert`); in the `Diverted` state a HEAD below a
+//! reserved link follows it and every other HEAD goes to the channel
+//! (`routing::diverted_head`), until the TAIL releases the worm.
 
 use crate::hw::*;
 use rust_hdl::prelude::*;
@@ -144,6 +145,8 @@ pub struct Decode<const W: usize> {
     f_up: Signal<Local, Bit>,
     f_lok: Signal<Local, Bit>,
     o_bad: Signal<Local, Bit>,
+    /// An O bit on a healthy (not faulty) port fails its link check.
+    o_bad_h: Signal<Local, Bit>,
     res_m1: Signal<Local, Bits<MASK_W>>,
     multi: Signal<Local, Bit>,
     /// Local fault information: the header's output is faulty.
@@ -396,6 +399,7 @@ impl<const W: usize> Decode<W> {
             f_up: Default::default(),
             f_lok: Default::default(),
             o_bad: Default::default(),
+            o_bad_h: Default::default(),
             res_m1: Default::default(),
             multi: Default::default(),
             dv_port: Default::default(),
@@ -686,6 +690,11 @@ impl<const W: usize> Logic for Decode<W> {
                 & !(self.lok[2].val() & (self.t_ch_v[2].val() | !self.spam.val())))
             | (self.ho.val().get_bit(3)
                 & !(self.lok[3].val() & (self.t_ch_v[3].val() | !self.spam.val())));
+        self.o_bad_h.next =
+            (self.ho.val().get_bit(0) & !self.dv_out.val().get_bit(0) & !self.lok[0].val())
+                | (self.ho.val().get_bit(1) & !self.dv_out.val().get_bit(1) & !self.lok[1].val())
+                | (self.ho.val().get_bit(2) & !self.dv_out.val().get_bit(2) & !self.lok[2].val())
+                | (self.ho.val().get_bit(3) & !self.dv_out.val().get_bit(3) & !self.lok[3].val());
         // Consumption: the lowest free channel of the pool, else the lowest
         // of the pool (a priority chain over channels 0..3 = outputs 4..7).
         self.c_free.next = self.t_pool.val() & !self.owned.val();
@@ -750,9 +759,21 @@ impl<const W: usize> Logic for Decode<W> {
                         self.err.next = true;
                         self.code.next = self.e_node_range.val();
                     } else if self.dv_hit.val() {
-                        // Diverted whole, HEAD kept, to the class's channel.
-                        self.req.next = self.t_cons.val();
-                        self.divert.next = true;
+                        // routing::diversion: HEAD kept; the class's
+                        // channel, plus the healthy O ports at a split here.
+                        if self.own_hit.val() {
+                            if self.o_bad_h.val() {
+                                self.err.next = true;
+                                self.code.next = self.e_bad_link.val();
+                            } else {
+                                self.req.next = self.t_cons.val()
+                                    | bit_cast::<MASK_W, O_W>(self.ho.val() & !self.dv_out.val());
+                                self.divert.next = true;
+                            }
+                        } else {
+                            self.req.next = self.t_cons.val();
+                            self.divert.next = true;
+                        }
                     } else if self.own_hit.val() {
                         if !self.hc.val() & (self.ho.val() == 0) {
                             self.err.next = true;
@@ -863,12 +884,30 @@ impl<const W: usize> Logic for Decode<W> {
                     self.code.next = self.e_reserved_kind.val();
                 }
             } else if self.dv_on.val() & (self.state.val() == self.st_diverted.val()) {
-                // Every flit, HEADs included, to the reserved channel; the
-                // TAIL releases it. Gated by the constant so that a router
-                // without faulty ports (which never enters `Diverted`)
-                // synthesises without this branch.
-                if (self.kind.val() == self.k_head.val())
-                    | (self.kind.val() == self.k_body.val())
+                // routing::diverted_head: a HEAD below a reserved link
+                // follows it (S set at a split), any other HEAD goes to the
+                // reserved channel; BODY/TAIL to every reserved output.
+                // Gated by the constant so that a router without faulty
+                // ports (which never enters `Diverted`) synthesises without
+                // this branch.
+                if self.kind.val() == self.k_head.val() {
+                    self.send.next = true;
+                    if self.multi.val() {
+                        self.send_flit.next = self.head.val() | self.s_mask.val();
+                    }
+                    if self.reserved.val().get_bit(0) & self.below[0].val() {
+                        self.send_outs.next = self.one.val();
+                    } else if self.reserved.val().get_bit(1) & self.below[1].val() {
+                        self.send_outs.next = self.one.val() << 1;
+                    } else if self.reserved.val().get_bit(2) & self.below[2].val() {
+                        self.send_outs.next = self.one.val() << 2;
+                    } else if self.reserved.val().get_bit(3) & self.below[3].val() {
+                        self.send_outs.next = self.one.val() << 3;
+                    } else {
+                        self.send_flit.next = self.head.val();
+                        self.send_outs.next = self.reserved.val() & !self.link_mask.val();
+                    }
+                } else if (self.kind.val() == self.k_body.val())
                     | (self.kind.val() == self.k_tail.val())
                 {
                     self.send.next = true;

@@ -360,3 +360,52 @@ fn router_diverts_the_whole_worm_to_its_consumption_channel() {
         assert!((0..4).all(|o| h.on(o).is_empty()), "nothing on a link");
     }
 }
+
+/// Paper 000 §7 routes "the branch" that meets the faulty link to the local
+/// processor, the rest "as normal": at a split point whose HEAD names the
+/// faulty port among others, the healthy branches go on and only the faulty
+/// branch's destinations are re-injected.
+#[test]
+fn only_the_faulty_branch_is_diverted_at_a_split_point() {
+    let mut probe = scenario(None, "global");
+    probe.traffic.pattern = "none".into();
+    let net0 = Network::new(&probe).unwrap();
+    let t = &net0.trees[0];
+    // A node u with two children on tree 0 (not the root, so the worm
+    // arrives from above); fault the link to its first child c.
+    let (u, (d, c), other) = (0..64u32)
+        .filter(|&u| t.parent[u as usize].is_some())
+        .find_map(|u| {
+            let kids: Vec<(Dir, u32)> = t.children(u).collect();
+            (kids.len() >= 2).then(|| (u, kids[0], kids[1].1))
+        })
+        .expect("a node with two children");
+    let topo = net0.v.topo;
+    let (x, y) = topo.coord(u);
+    let mut s = probe.clone();
+    s.network.faulty_links = vec![format!("{x},{y},{}", d.name())];
+    s.network.fault_info = "local".into();
+    let mut net = Network::new(&s).unwrap();
+    // From the root of tree 0 to u itself, to c (behind the fault) and to
+    // the healthy child: the worm splits at u into C, the faulty port and
+    // the healthy port.
+    let root = t.root;
+    let dests = vec![u, c, other];
+    net.submit(root, dests.clone(), 6, Some(0)).unwrap();
+    let r = net.run(&mut |_| true);
+    assert_clean(&net, &r, "split at the faulty link");
+    assert_eq!(net.diverted_worms, 1);
+    assert_eq!(net.relays.len(), 1);
+    // Only c is re-injected; u is delivered by its own NI from the diverted
+    // copy, the healthy child straight through the split.
+    assert_eq!(net.relays[0].dests, vec![c]);
+    assert_eq!(net.relays[0].node, u);
+    let m = &net.msgs[0];
+    let at = |v: u32| m.delivered[m.dests.binary_search(&v).unwrap()];
+    assert!(
+        at(other) < at(c),
+        "the healthy branch does not wait for the re-injection: {} vs {}",
+        at(other),
+        at(c)
+    );
+}

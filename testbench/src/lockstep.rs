@@ -226,6 +226,9 @@ pub struct LockstepStats {
     pub setup_cycles: u64,
     /// Worms diverted by local fault information (grants into `Diverted`).
     pub diverted: u64,
+    /// HEADs a diverted input sent on a healthy link (a split point whose
+    /// other branch met the faulty port).
+    pub diverted_link_heads: u64,
     pub seconds: f64,
 }
 
@@ -277,6 +280,15 @@ pub fn router_lockstep_vs<const W: usize>(
         }
         st.setup_cycles +=
             (0..params.inputs()).any(|i| next.inp[i].setup > cur.inp[i].setup) as u64;
+        for o in 0..4 {
+            let i = act.loaded_from[o];
+            if i != router::NO_OWNER
+                && cur.inp[i as usize].state == router::InState::Diverted
+                && wormcast_sim::flit::kind(next.out[o].flit) == wormcast_sim::flit::Kind::Head
+            {
+                st.diverted_link_heads += 1;
+            }
+        }
         st.diverted += (0..params.inputs())
             .filter(|&i| {
                 act.granted >> i & 1 == 1 && next.inp[i].state == router::InState::Diverted
@@ -345,6 +357,9 @@ pub struct FabricStats {
     pub delivered: u64,
     /// Worms a router diverted to its NI (local fault information).
     pub diverted: u64,
+    /// HEADs a diverted input put on a healthy link (a split point whose
+    /// other branch met the faulty port).
+    pub diverted_link_heads: u64,
     pub seconds: f64,
 }
 
@@ -387,7 +402,28 @@ pub fn fabric_lockstep<const W: usize>(
                 hw.inj_valid[port].next = s.out_valid;
             }
         }
+        let before: Vec<wormcast_sim::router::RouterState> =
+            if net.fabric.cfg.iter().any(|c| c.divert_out != 0) {
+                net.fabric.state.clone()
+            } else {
+                Vec::new()
+            };
         net.step();
+        for (r, prev) in before.iter().enumerate() {
+            let now = &net.fabric.state[r];
+            for o in 0..4 {
+                let (a, b) = (&prev.out[o], &now.out[o]);
+                let owner = b.owner;
+                if b.valid
+                    && (!a.valid || a.flit != b.flit)
+                    && owner != wormcast_sim::router::NO_OWNER
+                    && now.inp[owner as usize].state == wormcast_sim::router::InState::Diverted
+                    && wormcast_sim::flit::kind(b.flit) == wormcast_sim::flit::Kind::Head
+                {
+                    st.diverted_link_heads += 1;
+                }
+            }
+        }
         clock_edge(&mut hw, |u, c| u.clock.next = c.into());
         for r in 0..n {
             compare_router(&hw.r[r], &p, &net.fabric.state[r], cycle, r as u32, true)?;

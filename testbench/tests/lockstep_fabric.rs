@@ -71,13 +71,15 @@ fn fabric_spam_setup_off_by_one_is_caught() {
 
 // ---- Paper 000 §7: local fault information in the RTL ----
 
-/// A 4×4 DSTM-1 torus whose link (1,1)+x (a tree link) is faulty, with
-/// local fault information: the two routers at its ends divert every worm
-/// whose branch would cross it to their own NI, which re-injects it on the
+/// A 4×4 DSTM-1 torus whose link (2,1)+x is faulty, with local fault
+/// information. The link joins node 6 to its child 7 on tree 1, and node 6
+/// has a second child (10, via +y), so worms split there with one healthy
+/// and one faulty branch. The routers at the link's ends divert every
+/// branch that would cross it to their own NI, which re-injects it on the
 /// good tree after a second start-up (native NI, same in both runs).
 fn local_fault_scenario(seed: u64) -> wormcast_sim::scenario::Scenario {
     let mut sc = fabric_scenario("torus:4x4", 0.02, seed);
-    sc.network.faulty_links = vec!["1,1,+x".into()];
+    sc.network.faulty_links = vec!["2,1,+x".into()];
     sc.network.fault_info = "local".into();
     sc
 }
@@ -89,6 +91,9 @@ fn fabric_4x4_local_fault_diversion_lockstep() {
         .unwrap_or_else(|m| panic!("local-fault fabric lockstep mismatch: {m}"));
     eprintln!("{st:?}");
     assert!(st.diverted >= 10, "diversions must occur: {st:?}");
+    // Split points at the faulty link's ends whose healthy branches went on
+    // (paper 000 §7: only "the branch" is diverted).
+    assert!(st.diverted_link_heads >= 5, "{st:?}");
     assert!(st.multicasts > 50 && st.delivered > 500, "{st:?}");
 }
 

@@ -105,7 +105,11 @@ impl Fabric {
                     Err(_) => 0,
                 }
             }
-            (InState::Active, _) | (InState::Discard, Kind::Tail) => inp.reserved,
+            // A diverted worm's healthy branches wait for their links too.
+            (InState::Diverted, Kind::Head) => routing::diverted_head(&self.cfg[r], inp, f).0,
+            (InState::Active | InState::Diverted, _) | (InState::Discard, Kind::Tail) => {
+                inp.reserved
+            }
             _ => 0,
         };
         for o in 0..4 {

@@ -52,9 +52,9 @@ pub enum InState {
     Active = 1,
     /// A malformed worm: drop flits up to the TAIL, which releases `reserved`.
     Discard = 2,
-    /// Local fault information (paper 000 §7): the worm's branch met a faulty
-    /// output, so every flit, HEADs included, goes to the one reserved
-    /// consumption channel (`routing::diversion`). Never entered when
+    /// Local fault information (paper 000 §7): a branch of the worm met a
+    /// faulty output, so its HEADs go to the reserved consumption channel
+    /// (`routing::diversion`, `routing::diverted_head`). Never entered when
     /// `RouterConfig::divert_out` = 0 (no faulty port).
     Diverted = 3,
 }
@@ -419,9 +419,18 @@ fn decide(
             outs: r.reserved,
             release: true,
         },
-        // A diverted worm goes whole, HEADs included, to its consumption
-        // channel; the TAIL releases it.
-        (InState::Diverted, Kind::Head | Kind::Body | Kind::Tail) => Action::Send {
+        // A diverted worm: its HEADs go to the consumption channel unless
+        // they lead a healthy reserved branch; BODY and TAIL go to every
+        // reserved output and the TAIL releases them.
+        (InState::Diverted, Kind::Head) => {
+            let (outs, flit) = routing::diverted_head(cfg, r, f);
+            Action::Send {
+                flit,
+                outs,
+                release: false,
+            }
+        }
+        (InState::Diverted, Kind::Body | Kind::Tail) => Action::Send {
             flit: f,
             outs: r.reserved,
             release: kind == Kind::Tail,

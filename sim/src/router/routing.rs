@@ -102,7 +102,7 @@ pub fn first_head(
         return spam_first_head(cfg, p, input, h, owned);
     }
     if let Some(mask) = diversion(cfg, p, h, owned) {
-        return Ok((mask, false, h.class));
+        return mask.map(|m| (m, false, h.class));
     }
     let table = &cfg.tree[h.class as usize];
     if h.node == table.own {
@@ -126,30 +126,71 @@ pub fn first_head(
     Ok((1 << d.index(), false, h.class))
 }
 
-/// Local fault information (paper 000 §7): a first HEAD that would request
-/// a faulty output of `cfg.divert_out` — by tree routing, or by an O bit at
-/// its own node — diverts the whole worm at this input to the consumption
-/// channel of its class: the returned mask is that one channel, and the
-/// HEAD is not stripped (the router then passes every flit, HEADs
-/// included, to it; `InState::Diverted`). The NI decodes the branch's
-/// destinations from the HEADs and re-injects on the good tree
-/// (`network::Network::relay`). A malformed down-phase header that would go
-/// up is left to the normal checks. `None` when nothing is diverted (always
-/// when `divert_out` = 0).
-pub fn diversion(cfg: &RouterConfig, p: &RouterParams, h: flit::Head, owned: u8) -> Option<u8> {
+/// Local fault information (paper 000 §7): "the router R at which the
+/// message last arrives … instead of routing the branch of the message to
+/// the faulty link, routes the branch to the local processor". A first HEAD
+/// whose branch would cross a faulty output of `cfg.divert_out`:
+///
+/// * **for another node** (tree routing gives a faulty port): the whole worm
+///   is that branch; it requests only the consumption channel of its class;
+/// * **for this node, with O bits naming faulty ports**: the healthy O ports
+///   (each checked like any O bit, `BadLink`) plus the consumption channel,
+///   which stands for the faulty branches and, if C = 1, for this node.
+///
+/// Either way the HEAD is not stripped: it goes to the consumption channel
+/// first, and the input enters `InState::Diverted`, where a trailing HEAD
+/// below a reserved healthy link follows it ([`diverted_head`]) and every
+/// other HEAD goes to the channel. The NI decodes the destinations from the
+/// HEADs it receives (C = 1), delivers itself if among them and re-encodes
+/// the rest on the good tree (`network::Network::relay`). A malformed
+/// down-phase header that would go up is left to the normal checks. `None`
+/// when nothing is diverted (always when `divert_out` = 0).
+pub fn diversion(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    h: flit::Head,
+    owned: u8,
+) -> Option<Result<u8, RouterError>> {
     if cfg.divert_out == 0 {
         return None;
     }
     let t = &cfg.tree[h.class as usize];
-    let faulty = if h.node == t.own {
-        h.o & cfg.divert_out != 0
-    } else {
-        match t.route(h.node) {
-            Some(d) => cfg.divert_out >> d.index() & 1 == 1 && !(h.s && Some(d) == t.parent),
-            None => false,
+    let cons = || 1u8 << consumption_choice(p, h.class, owned);
+    if h.node == t.own {
+        if h.o & cfg.divert_out == 0 {
+            return None;
         }
-    };
-    faulty.then(|| 1 << consumption_choice(p, h.class, owned))
+        let healthy = h.o & !cfg.divert_out;
+        if (0..4).any(|d| healthy >> d & 1 == 1 && !link_ok(cfg, d, h.class)) {
+            return Some(Err(RouterError::BadLink));
+        }
+        return Some(Ok(healthy | cons()));
+    }
+    match t.route(h.node) {
+        Some(d) if cfg.divert_out >> d.index() & 1 == 1 && !(h.s && Some(d) == t.parent) => {
+            Some(Ok(cons()))
+        }
+        _ => None,
+    }
+}
+
+/// A HEAD at a diverted input (local fault information, [`diversion`]):
+/// below a reserved link it follows that link (S set if the input holds
+/// more than one output, as at any split point); any other HEAD — the
+/// first one, those of a faulty branch, a malformed one — goes to the
+/// reserved consumption channel unchanged, for the NI to decode. No error
+/// is raised here: the NI judges what it receives.
+pub fn diverted_head(cfg: &RouterConfig, r: &InputRegs, f: Flit) -> (u8, Flit) {
+    let h = flit::decode_head(f);
+    if let Some(t) = cfg.tree.get(h.class as usize) {
+        for d in Dir::ALL {
+            if r.reserved >> d.index() & 1 == 1 && t.below(d, h.node) {
+                let multi = r.reserved.count_ones() > 1;
+                return (1 << d.index(), if multi { flit::set_s(f) } else { f });
+            }
+        }
+    }
+    (r.reserved & 0xF0, f)
 }
 
 /// SPAM: a first HEAD for another node follows the SPAM table by the phase
