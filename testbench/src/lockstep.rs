@@ -65,7 +65,15 @@ impl RouterStim {
         }
         let t = self.cfg.tree[(class as usize).min(self.cfg.tree.len() - 1)];
         let n = self.cfg.node_count;
+        let kids: Vec<(u32, u32)> = t.child.iter().flatten().copied().collect();
         let node = match r.gen_range(0..10) {
+            // A trailing HEAD below a child: what follows a split point's
+            // first HEAD in a real worm (exercises split routing and, with
+            // local fault information, the healthy branch of a diversion).
+            0..=3 if !first && sane && !kids.is_empty() => {
+                let (lo, hi) = kids[r.gen_range(0..kids.len())];
+                r.gen_range(lo..=hi)
+            }
             0..=2 => t.own,
             3 if !sane => n + r.gen_range(0..3),
             _ => r.gen_range(0..n),

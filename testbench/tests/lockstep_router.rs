@@ -38,6 +38,9 @@ fn single_router_lockstep_100k() {
 fn local_fault_diversion_router_lockstep() {
     let p = RouterParams::default();
     let cfg = cfgs(&p);
+    // Node 6 has two children on tree 1 (+x and +y): with +y faulty, split
+    // points there have a healthy branch beside the diverted one.
+    let mut link_heads = 0;
     for (node, mask, seed) in [(5usize, 0b0001u8, 21u64), (0, 0b1010, 22), (6, 0b0100, 23)] {
         let mut c = cfg[node].clone();
         c.divert_out = mask;
@@ -45,6 +48,7 @@ fn local_fault_diversion_router_lockstep() {
             .unwrap_or_else(|m| panic!("node {node} mask {mask:04b}: lockstep mismatch: {m}"));
         eprintln!("node {node} divert {mask:04b}: {st:?}");
         assert!(st.diverted > 100 && st.errors > 100, "{st:?}");
+        link_heads += st.diverted_link_heads;
         // The same router without diversion in the RTL must be caught.
         wormcast_testbench::lockstep::router_lockstep_vs::<32>(
             &c,
@@ -57,6 +61,9 @@ fn local_fault_diversion_router_lockstep() {
         )
         .expect_err("an RTL that ignores divert_out must be detected");
     }
+    // HEADs a diverted input sent on a healthy link (split points whose
+    // other branch met the faulty port).
+    assert!(link_heads > 20, "{link_heads}");
 }
 
 #[test]
