@@ -54,6 +54,27 @@ pub struct RouteArgs {
     pub json: bool,
 }
 
+/// `--source` and the distinct `--dest` nodes (in the order given), none
+/// equal to the source.
+fn endpoints(topo: &Topology, a: &RouteArgs) -> Result<(NodeId, Vec<NodeId>), InputError> {
+    let source = topo.parse_node(&a.source, "source")?;
+    let mut dests: Vec<NodeId> = Vec::with_capacity(a.dests.len());
+    for d in &a.dests {
+        let v = topo.parse_node(d, "dest")?;
+        if v == source {
+            return Err(InputError::new(
+                "dest",
+                d,
+                "destinations must differ from the source",
+            ));
+        }
+        if !dests.contains(&v) {
+            dests.push(v);
+        }
+    }
+    Ok((source, dests))
+}
+
 pub fn run(a: RouteArgs) -> Result<ExitCode, String> {
     go(a).map_err(|e| e.to_string())
 }
@@ -91,21 +112,7 @@ fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
             (topo, PairSpec::Dstm(named), construct(&topo, &c)?.trees)
         }
     };
-    let source = topo.parse_node(&a.source, "source")?;
-    let mut dests: Vec<NodeId> = Vec::with_capacity(a.dests.len());
-    for d in &a.dests {
-        let v = topo.parse_node(d, "dest")?;
-        if v == source {
-            return Err(InputError::new(
-                "dest",
-                d,
-                "destinations must differ from the source",
-            ));
-        }
-        if !dests.contains(&v) {
-            dests.push(v);
-        }
-    }
+    let (source, dests) = endpoints(&topo, &a)?;
     let (tree, why) = match &a.tree {
         Some(t) => match t.trim() {
             "0" => (0, "forced by --tree"),
@@ -235,21 +242,7 @@ fn mesh(a: RouteArgs) -> Result<ExitCode, InputError> {
         faults.push(topo.coord(topo.parse_node(f, "faulty-node")?));
     }
     let fm = FaultyMesh::new(topo, &faults)?;
-    let source = topo.parse_node(&a.source, "source")?;
-    let mut dests: Vec<NodeId> = Vec::new();
-    for d in &a.dests {
-        let v = topo.parse_node(d, "dest")?;
-        if v == source {
-            return Err(InputError::new(
-                "dest",
-                d,
-                "destinations must differ from the source",
-            ));
-        }
-        if !dests.contains(&v) {
-            dests.push(v);
-        }
-    }
+    let (source, mut dests) = endpoints(&topo, &a)?;
     dests.sort_unstable();
     for &v in dests.iter().chain(std::iter::once(&source)) {
         if fm.is_blocked(topo.coord(v)) {
