@@ -139,8 +139,7 @@ fn run_inner(a: MtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let n = grid.nodes();
     let means = thesis_means(&grid);
     if (a.thesis || a.fit_k) && means.is_empty() {
-        let have: Vec<&str> = THESIS_MEANS.iter().map(|m| m.grid).collect();
-        let mut have = have;
+        let mut have: Vec<&str> = THESIS_MEANS.iter().map(|m| m.grid).collect();
         have.dedup();
         return Err(InputError::new(
             "grid",
