@@ -7,6 +7,7 @@
 
 use proptest::prelude::*;
 use wormcast_sim::ftmesh::{reachable, FaultyMesh};
+use wormcast_sim::network::stats::Report;
 use wormcast_sim::network::Network;
 use wormcast_sim::scenario::Scenario;
 use wormcast_sim::topology::{Dir, NodeId, Topology};
@@ -150,6 +151,19 @@ fn faulty_8x8(scheme: &str) -> Scenario {
     s
 }
 
+/// Runs `s`; tree worms under concurrent load may deadlock (a result, not
+/// a failure), but the run must then report the cycle, else drain.
+fn run_to_drain_or_deadlock(s: &Scenario, name: &str) -> (Network, Report) {
+    let mut net = Network::new(s).unwrap();
+    let r = net.run(&mut |_| true);
+    assert!(
+        r.stop_reason == "drained" || (r.deadlock && !r.deadlock_cycle.is_empty()),
+        "{name}: {}",
+        r.summary()
+    );
+    (net, r)
+}
+
 /// Random traffic on a faulty 8×8 mesh: every ft scheme ends drained or in
 /// a detected deadlock (a result, not a failure: docs/results/
 /// mesh-trees-latency.md) with a clean scoreboard, cuts out the faulty and disabled nodes (here (2,2)+(3,3)
@@ -160,13 +174,7 @@ fn faulty_8x8(scheme: &str) -> Scenario {
 fn faulty_mesh_random_traffic() {
     for name in ["ft-s1", "ft-s2", "ft-s3", "ft-unicast"] {
         let s = faulty_8x8(name);
-        let mut net = Network::new(&s).unwrap();
-        let r = net.run(&mut |_| true);
-        assert!(
-            r.stop_reason == "drained" || (r.deadlock && !r.deadlock_cycle.is_empty()),
-            "{name}: {}",
-            r.summary()
-        );
+        let (net, r) = run_to_drain_or_deadlock(&s, name);
         assert!(r.scoreboard_clean(), "{name}: {}", r.summary());
         assert_eq!(r.router_errors, 0, "{name}");
         assert_eq!(r.excluded_nodes, 10, "{name}");
@@ -225,13 +233,7 @@ fn thesis_trees_under_load() {
         s.traffic.destinations = wormcast_sim::scenario::DestCount::Range([2, 10]);
         s.run.warmup = 500;
         s.run.cycles = 3_000;
-        let mut net = Network::new(&s).unwrap();
-        let r = net.run(&mut |_| true);
-        assert!(
-            r.stop_reason == "drained" || (r.deadlock && !r.deadlock_cycle.is_empty()),
-            "{name}: {}",
-            r.summary()
-        );
+        let (_, r) = run_to_drain_or_deadlock(&s, name);
         assert!(r.scoreboard_clean() && r.router_errors == 0, "{name}");
         assert!(r.delivered_messages > 20, "{name}: {}", r.summary());
     }
