@@ -35,6 +35,8 @@ enum Command {
     Ftree(cli::ftree::FtreeArgs),
     /// Thesis tree multicast (VH, DIAG, DDS, MIN) on 2-D/3-D meshes and tori: traffic and one-port time.
     Mtree(cli::mtree::MtreeArgs),
+    /// Cross-check the matched unicast XY mesh against BookSim2's published curve.
+    Crosscheck(cli::crosscheck::CrosscheckArgs),
     /// Write the Verilog of one router or of a whole DSTM torus fabric.
     Verilog(cli::verilog::VerilogArgs),
 }
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Some(Command::Verilog(a)) => cli::verilog::run(a),
         Some(Command::Ftree(a)) => cli::ftree::run(a),
         Some(Command::Mtree(a)) => cli::mtree::run(a),
+        Some(Command::Crosscheck(a)) => cli::crosscheck::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
     match result {

@@ -5,6 +5,7 @@
 //! [`topology`]) are defined once here and shared with the RTL.
 
 pub mod config;
+pub mod crosscheck;
 pub mod dstm;
 pub mod error;
 pub mod fabric;

@@ -1,6 +1,7 @@
 //! Subcommands, one module each.
 
 pub mod bench;
+pub mod crosscheck;
 pub mod ftree;
 pub mod interrupt;
 pub mod mtree;

@@ -18,14 +18,16 @@ pub struct Panel {
 }
 
 /// Writes `panels` side by side into `path`, each 480×420 pixels; both axes
-/// start at 0 and end 10 % above the largest y (x: the largest x).
+/// start at 0 and end 10 % above the largest y (x: the largest x, or 1 when
+/// every x is 0).
 pub fn panels(path: &Path, panels: &[Panel]) -> Result<(), Box<dyn std::error::Error>> {
     let root = SVGBackend::new(path, (480 * panels.len().max(1) as u32, 420)).into_drawing_area();
     root.fill(&WHITE)?;
     let areas = root.split_evenly((1, panels.len().max(1)));
     for (area, p) in areas.iter().zip(panels) {
         let all = p.series.iter().flat_map(|(_, d)| d.iter());
-        let xmax = all.clone().map(|q| q.0).fold(1.0, f64::max);
+        let xmax = all.clone().map(|q| q.0).fold(0.0, f64::max);
+        let xmax = if xmax > 0.0 { xmax } else { 1.0 };
         let ymax = all.map(|q| q.1).fold(1.0, f64::max) * 1.1;
         let mut chart = ChartBuilder::on(area)
             .caption(&p.title, ("sans-serif", 18))

@@ -1,0 +1,152 @@
+//! `wormcast crosscheck`: the peer cross-check against BookSim2's published
+//! curve for the matched unicast XY mesh (issue 15, `sim/src/crosscheck.rs`,
+//! `docs/results/booksim-crosscheck.md`). Prints the paper-style table
+//! (BookSim's value, ours, the ratio, the tolerance), optionally JSON and a
+//! plot of both curves; exits 1 when a point leaves its tolerance.
+
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wormcast_sim::crosscheck::{compare, Reference, SATURATION_OFFERED};
+
+#[derive(Args, Debug)]
+pub struct CrosscheckArgs {
+    /// Offered loads in flits/node/cycle, comma-separated, each one of the
+    /// reference's loads; `all` = every reference load (0.01..0.11).
+    #[arg(long, default_value = "0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08,0.09")]
+    pub loads: String,
+    /// Traffic seed of every point.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Override a key of the matched scenario (`section.key=value`), e.g.
+    /// `network.buffer_depth=2`: a what-if, no longer the matched network.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Worker threads (points run in parallel; results do not depend on it).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write the comparison as JSON (`-` = stdout).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Draw both latency curves into an SVG.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+}
+
+fn parse_loads(s: &str, r: &Reference) -> Result<Vec<f64>, String> {
+    if s.trim() == "all" {
+        return Ok(r.curve.load.clone());
+    }
+    s.split(',')
+        .map(|t| {
+            t.trim().parse::<f64>().map_err(|_| {
+                format!("--loads: `{t}` is not a number (allowed: loads of the reference {:?}, or `all`)", r.curve.load)
+            })
+        })
+        .collect()
+}
+
+pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
+    let r = Reference::builtin();
+    let loads = parse_loads(&a.loads, &r)?;
+    let threads = match a.threads {
+        Some(0) => return Err("--threads: 0 is not allowed (at least 1)".into()),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let c = compare(&r, &loads, a.seed, &a.sets, threads).map_err(|e| e.to_string())?;
+    let text = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
+        writeln!(
+            out,
+            "BookSim2 {} ({}) vs wormcast, 16x16 XY mesh, 16-flit packets, seed {}",
+            c.reference.commit, c.reference.measured, c.seed
+        )?;
+        if !c.overrides.is_empty() {
+            writeln!(
+                out,
+                "what-if, NOT the matched network: {}",
+                c.overrides.join(" ")
+            )?;
+        }
+        writeln!(
+            out,
+            "load (flits/node/cycle)  BookSim  wormcast  ratio     tolerance  samples"
+        )?;
+        for p in &c.points {
+            writeln!(
+                out,
+                "{:>23.2}  {:>7.1}  {:>8.1}  {:>5.3}  {:>12}  {:>7}{}",
+                p.load,
+                p.booksim_latency,
+                p.wormcast_latency,
+                p.ratio,
+                p.tolerance.map_or("not compared".to_string(), |t| format!(
+                    "±{:.0} %",
+                    t * 100.0
+                )),
+                p.samples,
+                if p.within { "" } else { "  OUT" }
+            )?;
+        }
+        writeln!(
+            out,
+            "saturation throughput (flits/node/cycle, offered {SATURATION_OFFERED}): BookSim {:.4}, wormcast {:.4}, ratio {:.3} (±{:.0} %){}",
+            c.booksim_saturation,
+            c.wormcast_saturation,
+            c.saturation_ratio,
+            r.tolerance.saturation_throughput * 100.0,
+            if c.saturation_within { "" } else { "  OUT" }
+        )
+    };
+    let json_to_stdout = a.json.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    if json_to_stdout {
+        text(&mut std::io::stderr()).map_err(|e| format!("cannot write the table: {e}"))?;
+    } else {
+        text(&mut std::io::stdout()).map_err(|e| format!("cannot write the table: {e}"))?;
+    }
+    if let Some(p) = &a.json {
+        let s = serde_json::to_string_pretty(&c).expect("comparison serialises") + "\n";
+        if json_to_stdout {
+            print!("{s}");
+        } else {
+            std::fs::write(p, s).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        }
+    }
+    if let Some(p) = &a.plot {
+        let series = vec![
+            (
+                format!("BookSim2 {}", c.reference.commit),
+                r.curve
+                    .load
+                    .iter()
+                    .copied()
+                    .zip(r.curve.latency.iter().copied())
+                    .collect(),
+            ),
+            (
+                "wormcast".to_string(),
+                c.points
+                    .iter()
+                    .map(|q| (q.load, q.wormcast_latency))
+                    .collect(),
+            ),
+        ];
+        super::plot::panels(
+            p,
+            &[super::plot::Panel {
+                title: "16x16 XY mesh, 16-flit packets, uniform".into(),
+                x_desc: "offered load (flits/node/cycle)".into(),
+                y_desc: "average packet latency (cycles)".into(),
+                series,
+                legend: plotters::prelude::SeriesLabelPosition::UpperLeft,
+                dots: true,
+            }],
+        )
+        .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(if c.all_within() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

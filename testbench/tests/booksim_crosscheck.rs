@@ -1,0 +1,92 @@
+//! Peer cross-check in CI (issue 15, `sim/src/crosscheck.rs`): the matched
+//! 16×16 XY mesh must follow BookSim2's published latency curve at loads
+//! 0.01–0.09 flits/node/cycle and its saturation throughput, within the
+//! tolerances stored next to the reference (fixed from the two routers'
+//! pipelines before wormcast's figures were looked at).
+
+use wormcast_sim::crosscheck::{compare, Reference};
+
+#[test]
+fn matched_mesh_agrees_with_booksim2() {
+    let r = Reference::builtin();
+    let loads: Vec<f64> = r
+        .curve
+        .load
+        .iter()
+        .copied()
+        .filter(|&l| l <= 0.09 + 1e-9)
+        .collect();
+    assert_eq!(loads.len(), 9);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let c = compare(&r, &loads, 1, &[], threads).unwrap();
+    let mut bad = Vec::new();
+    for p in &c.points {
+        eprintln!(
+            "load {:.2}: BookSim {:6.1}  wormcast {:6.1}  ratio {:.3} (±{:.0} %, {} samples)",
+            p.load,
+            p.booksim_latency,
+            p.wormcast_latency,
+            p.ratio,
+            p.tolerance.expect("0.01-0.09 are compared") * 100.0,
+            p.samples
+        );
+        assert!(
+            p.samples > 1000,
+            "load {}: only {} latency samples",
+            p.load,
+            p.samples
+        );
+        if !p.within {
+            bad.push(format!(
+                "load {}: latency ratio {:.3} outside its tolerance",
+                p.load, p.ratio
+            ));
+        }
+    }
+    eprintln!(
+        "saturation: BookSim {:.4}  wormcast {:.4}  ratio {:.3}",
+        c.booksim_saturation, c.wormcast_saturation, c.saturation_ratio
+    );
+    if !c.saturation_within {
+        bad.push(format!(
+            "saturation throughput ratio {:.3}",
+            c.saturation_ratio
+        ));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(c.all_within());
+}
+
+/// A load that is not in the reference is an error naming it.
+#[test]
+fn loads_outside_the_reference_are_rejected() {
+    let e = compare(&Reference::builtin(), &[0.015], 1, &[], 1)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("0.015") && e.contains("loads"), "{e}");
+}
+
+/// The check can fail: the same mesh with 1-flit buffers (a 2-cycle
+/// registered-ready round trip per data hop, docs/router.md) is not the
+/// network BookSim modelled, and its latency and saturation leave the
+/// tolerances.
+#[test]
+fn a_mismatched_network_fails_the_check() {
+    let r = Reference::builtin();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let c = compare(
+        &r,
+        &[0.01, 0.05],
+        1,
+        &["network.buffer_depth=1".to_string()],
+        threads,
+    )
+    .unwrap();
+    assert!(!c.all_within(), "{c:?}");
+    assert!(
+        !c.saturation_within,
+        "saturation ratio {}",
+        c.saturation_ratio
+    );
+    assert!(c.points.iter().any(|p| !p.within), "{:?}", c.points);
+}
