@@ -20,6 +20,7 @@ pub mod generate;
 pub mod hw;
 pub mod names;
 pub mod router;
+pub mod verilated;
 
 pub use generate::{generate_fabric, generate_router};
 pub use router::{Fault, Router};

@@ -38,10 +38,24 @@ pub struct RunArgs {
     /// destination's delivery time).
     #[arg(long, value_name = "OUT.csv")]
     pub messages: Option<PathBuf>,
+    /// `native` (the cycle model) or `verilator`: the generated Verilog of
+    /// the whole fabric under Verilator, driven by the same NIs and checked
+    /// against the native model at the NI ports every cycle (the first
+    /// difference stops the run). The build is cached per configuration
+    /// (`$WORMCAST_CACHE_DIR`, default ~/.cache/wormcast).
+    #[arg(long, value_enum, default_value_t = Engine::Native)]
+    pub engine: Engine,
     /// Print the effective scenario (file, overrides and defaults) as TOML
     /// and exit without simulating.
     #[arg(long)]
     pub dump_scenario: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    #[default]
+    Native,
+    Verilator,
 }
 
 pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
@@ -67,6 +81,24 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+    if a.engine == Engine::Verilator {
+        let cache = wormcast_rtl::verilated::default_cache_dir();
+        let info = wormcast_rtl::verilated::attach(&mut net, &cache)
+            .map_err(|e| format!("engine verilator: {e}"))?;
+        if !a.quiet {
+            eprintln!(
+                "engine verilator: {} {} ({:.1} s), {}",
+                info.top,
+                if info.built {
+                    "built"
+                } else {
+                    "from the cache"
+                },
+                info.seconds,
+                info.library.display()
+            );
+        }
+    }
     interrupt::install();
     let progress = Progress::new(&sc, a.quiet);
     let report = match &a.vcd {
@@ -91,6 +123,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     }
     if !a.quiet {
         print!("{}", report.summary());
+    }
+    if let Some(m) = &report.engine_mismatch {
+        eprintln!("error: the generated Verilog differs from the native model: {m}");
+        return Ok(ExitCode::from(1));
     }
     // Messages left over after a drain that had room to finish them mean
     // the network wedged somewhere: as bad as a reported deadlock.

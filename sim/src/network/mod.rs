@@ -12,6 +12,7 @@ pub mod message;
 pub mod ni;
 pub mod records;
 pub mod stats;
+pub mod twin;
 
 use crate::config::{RouterConfig, RoutingKind};
 use crate::dstm::{encode, policy};
@@ -94,6 +95,13 @@ pub struct Network {
     pub unreachable_dests: u64,
     /// Randomly drawn messages left without any reachable destination.
     pub dropped_msgs: u64,
+    /// A twin of the fabric checked at the NI boundary every cycle (the
+    /// generated Verilog under Verilator); `None`: native only.
+    pub twin: Option<Box<dyn twin::FabricTwin>>,
+    /// The first difference the twin reported; the run stops there.
+    pub twin_mismatch: Option<String>,
+    /// The NIs' injection drive of this cycle, for the twin (reused).
+    twin_drive: Vec<twin::InjDrive>,
 }
 
 impl Network {
@@ -171,6 +179,9 @@ impl Network {
             healthy: Vec::new(),
             unreachable_dests: 0,
             dropped_msgs: 0,
+            twin: None,
+            twin_mismatch: None,
+            twin_drive: Vec::new(),
         };
         if (0..n).any(|u| net.v.excluded(u)) {
             net.healthy = (0..n).filter(|&u| !net.v.excluded(u)).collect();
@@ -467,6 +478,9 @@ impl Network {
                 self.fabric.wake(u);
             }
         }
+        if self.twin.is_some() && self.twin_mismatch.is_none() {
+            self.drive_twin();
+        }
         let nis = &self.nis;
         let local = |r: u32| {
             let mut lp = LocalPort::default();
@@ -489,6 +503,29 @@ impl Network {
         self.consume();
         self.send();
         self.fabric.commit();
+    }
+
+    /// Checks the twin against the fabric's registers and clocks it with the
+    /// NIs' injection drive of this cycle (the same values `step` gives the
+    /// native fabric).
+    fn drive_twin(&mut self) {
+        let inj = self.v.params.injection;
+        self.twin_drive.clear();
+        for ni in &self.nis {
+            for k in 0..inj {
+                let s = &ni.senders[k];
+                self.twin_drive.push(twin::InjDrive {
+                    flit: s.out_flit,
+                    valid: s.out_valid,
+                });
+            }
+        }
+        let now = self.cycle();
+        if let Some(t) = self.twin.as_mut() {
+            if let Err(e) = t.cycle(now, &self.fabric, &self.twin_drive) {
+                self.twin_mismatch = Some(e);
+            }
+        }
     }
 
     /// Sinks: every valid consumption output moves into its NI this edge.
@@ -813,6 +850,10 @@ impl Network {
         self.stop_reason = "end of drain".into();
         while self.cycle() < end {
             self.step();
+            if self.twin_mismatch.is_some() {
+                self.stop_reason = "engine mismatch".into();
+                break;
+            }
             if !observe(self) {
                 self.stop_reason = "interrupted".into();
                 break;

@@ -108,6 +108,10 @@ pub struct Report {
     /// Worms per message (several for path-based multicasts and for trees
     /// with detached branches).
     pub worms_per_message: f64,
+    /// `run --engine verilator`: the first cycle, node and port where the
+    /// generated Verilog differed from the native model (the run stopped
+    /// there, `stop_reason` = "engine mismatch"); null when none did.
+    pub engine_mismatch: Option<String>,
 }
 
 impl Report {
@@ -266,6 +270,7 @@ impl Report {
             } else {
                 net.msgs.iter().map(|m| m.heads.len()).sum::<usize>() as f64 / net.msgs.len() as f64
             },
+            engine_mismatch: net.twin_mismatch.clone(),
         }
     }
 

@@ -1,0 +1,199 @@
+//! `wormcast run --engine verilator` (issue 15, `rtl/src/verilated.rs`):
+//! the generated Verilog of a whole fabric under Verilator, driven by the
+//! Rust NIs, must give a JSON report identical to the native engine's
+//! (apart from wall time and speed), and a wrong model must stop the run at
+//! the first differing cycle, node and port.
+//!
+//! The 4×4 torus case runs in CI (one Verilator build, ≈ 40–60 s on the
+//! 2-core VM, cached in the target directory). The 8×8 and per-routing
+//! cases are `#[ignore]`d: `cargo test -p wormcast-testbench --test
+//! verilator_engine -- --ignored` (figures in docs/performance.md).
+
+use serde_json::Value;
+use std::path::PathBuf;
+use wormcast_rtl::verilated::{attach, attach_module};
+use wormcast_sim::network::Network;
+use wormcast_sim::scenario::Scenario;
+
+fn cache() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("verilator-engine-cache")
+}
+
+fn scenario(sets: &[&str]) -> Scenario {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Scenario::from_toml("", &sets, "test").unwrap()
+}
+
+/// The report as JSON without the fields that measure the simulator, not
+/// the simulation.
+fn simulated(r: &wormcast_sim::network::stats::Report) -> serde_json::Map<String, Value> {
+    let Value::Object(mut m) = serde_json::to_value(r).unwrap() else {
+        unreachable!()
+    };
+    m.remove("wall_seconds");
+    m.remove("router_cycles_per_second");
+    m
+}
+
+/// Runs `sets` natively and on the Verilog; both reports must be equal.
+fn same_report(sets: &[&str]) -> serde_json::Map<String, Value> {
+    let sc = scenario(sets);
+    let native = Network::new(&sc).unwrap().run(&mut |_| true);
+    let mut net = Network::new(&sc).unwrap();
+    let a = attach(&mut net, &cache()).unwrap();
+    eprintln!(
+        "{}: {} in {:.1} s",
+        a.top,
+        if a.built { "built" } else { "cached" },
+        a.seconds
+    );
+    let verilog = net.run(&mut |_| true);
+    assert_eq!(verilog.engine_mismatch, None);
+    let (n, v) = (simulated(&native), simulated(&verilog));
+    for (k, val) in &n {
+        assert_eq!(Some(val), v.get(k), "report field {k} differs");
+    }
+    assert_eq!(n, v);
+    eprintln!(
+        "{} cycles, {} messages ({} delivered), native {:.2} s, verilator {:.2} s",
+        verilog.cycles,
+        verilog.injected_messages,
+        verilog.delivered_messages,
+        native.wall_seconds,
+        verilog.wall_seconds
+    );
+    n
+}
+
+#[test]
+fn torus_4x4_report_equals_native_and_a_wrong_model_is_caught() {
+    let base = [
+        "network.topology=torus:4x4",
+        "traffic.rate=0.012",
+        "traffic.multicast_fraction=0.3",
+        "traffic.destinations=[2, 8]",
+        "run.warmup=2000",
+        "run.cycles=100000",
+        "run.drain_cycles=20000",
+    ];
+    let r = same_report(&base);
+    assert!(r["cycles"].as_u64().unwrap() >= 100_000);
+    assert!(r["delivered_messages"].as_u64().unwrap() > 10_000, "{r:?}");
+    assert_eq!(r["deadlock"], Value::Bool(false));
+
+    // A wrong model: the same 4×4 Verilog (DSTM-1 tables, cached above)
+    // under a DSTM-2 network. It must stop at the first differing NI port.
+    let mut dstm2 = base.to_vec();
+    dstm2.push("network.construction=dstm2");
+    let sc1 = scenario(&base);
+    let f1 = Network::new(&sc1).unwrap();
+    let g =
+        wormcast_rtl::generate::fabric_module(&f1.fabric.topo, &f1.fabric.params, &f1.fabric.cfg)
+            .unwrap();
+    let mut net = Network::new(&scenario(&dstm2)).unwrap();
+    attach_module(&mut net, &g, &cache()).unwrap();
+    let rep = net.run(&mut |_| true);
+    assert_eq!(rep.stop_reason, "engine mismatch");
+    let m = rep.engine_mismatch.expect("a mismatch");
+    eprintln!("wrong model: {m}");
+    assert!(
+        m.starts_with("cycle ") && m.contains(", node ") && m.contains(", port "),
+        "{m}"
+    );
+    assert!(
+        rep.cycles < 100_000,
+        "stopped at once, not at the end: {}",
+        rep.cycles
+    );
+}
+
+fn routing_case(topology: &str, routing: &[&str], cycles: &str) {
+    let mut s = vec![
+        topology,
+        cycles,
+        "run.warmup=1000",
+        "run.drain_cycles=20000",
+    ];
+    s.extend_from_slice(routing);
+    let r = same_report(&s);
+    assert!(r["delivered_messages"].as_u64().unwrap() > 1000, "{r:?}");
+}
+
+#[test]
+#[ignore]
+fn every_routing_function_4x4() {
+    let c = "run.cycles=100000";
+    let mesh = [
+        "traffic.rate=0.006",
+        "traffic.multicast_fraction=0.3",
+        "traffic.destinations=[2, 6]",
+    ];
+    routing_case(
+        "network.topology=torus:4x4",
+        &[
+            "network.routing=spam",
+            "network.construction=bfs",
+            "traffic.rate=0.01",
+            "traffic.destinations=[2, 6]",
+        ],
+        c,
+    );
+    routing_case(
+        "network.topology=mesh:4x4",
+        &[
+            &[
+                "network.routing=hamiltonian",
+                "traffic.multicast_scheme=dual-path",
+            ][..],
+            &mesh,
+        ]
+        .concat(),
+        c,
+    );
+    routing_case(
+        "network.topology=mesh:4x4",
+        &[
+            &[
+                "network.routing=dor",
+                "network.consumption_channels=4",
+                "traffic.multicast_scheme=column-path",
+            ][..],
+            &mesh,
+        ]
+        .concat(),
+        c,
+    );
+    routing_case(
+        "network.topology=mesh:4x4",
+        &[
+            &[
+                "network.routing=negative_first",
+                "traffic.multicast_scheme=brcp-minimal",
+            ][..],
+            &mesh,
+        ]
+        .concat(),
+        c,
+    );
+}
+
+#[test]
+#[ignore]
+fn torus_and_mesh_8x8() {
+    let c = "run.cycles=100000";
+    routing_case(
+        "network.topology=torus:8x8",
+        &["traffic.rate=0.004", "traffic.multicast_fraction=0.2"],
+        c,
+    );
+    routing_case(
+        "network.topology=mesh:8x8",
+        &[
+            "network.routing=hamiltonian",
+            "traffic.multicast_scheme=dual-path",
+            "traffic.rate=0.003",
+            "traffic.multicast_fraction=0.2",
+        ],
+        c,
+    );
+}
