@@ -197,3 +197,45 @@ fn torus_and_mesh_8x8() {
         c,
     );
 }
+
+#[test]
+#[ignore]
+fn other_routing_functions_8x8() {
+    let c = "run.cycles=100000";
+    let mesh = ["traffic.rate=0.003", "traffic.multicast_fraction=0.2"];
+    routing_case(
+        "network.topology=torus:8x8",
+        &[
+            "network.routing=spam",
+            "network.construction=bfs",
+            "traffic.rate=0.003",
+            "traffic.multicast_fraction=0.2",
+        ],
+        c,
+    );
+    routing_case(
+        "network.topology=mesh:8x8",
+        &[
+            &[
+                "network.routing=dor",
+                "network.consumption_channels=4",
+                "traffic.multicast_scheme=column-path",
+            ][..],
+            &mesh,
+        ]
+        .concat(),
+        c,
+    );
+    routing_case(
+        "network.topology=mesh:8x8",
+        &[
+            &[
+                "network.routing=negative_first",
+                "traffic.multicast_scheme=brcp-minimal",
+            ][..],
+            &mesh,
+        ]
+        .concat(),
+        c,
+    );
+}
