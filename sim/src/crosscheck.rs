@@ -204,29 +204,15 @@ pub fn compare(
 type JobResult = ((f64, u64), f64);
 
 fn run_parallel(jobs: &[Scenario], threads: usize) -> InputResult<Vec<JobResult>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<InputResult<JobResult>>>> =
-        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= jobs.len() {
-                    break;
-                }
-                let r = Network::new(&jobs[i]).map(|mut net| {
-                    let rep = net.run(&mut |_| true);
-                    (
-                        (rep.latency.mean, rep.latency.count),
-                        rep.throughput_flits_per_node_cycle,
-                    )
-                });
-                *slots[i].lock().expect("slot lock") = Some(r);
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|m| m.into_inner().expect("slot lock").expect("every job ran"))
-        .collect()
+    crate::parallel::map(jobs, threads, |sc| {
+        Network::new(sc).map(|mut net| {
+            let rep = net.run(&mut |_| true);
+            (
+                (rep.latency.mean, rep.latency.count),
+                rep.throughput_flits_per_node_cycle,
+            )
+        })
+    })
+    .into_iter()
+    .collect()
 }

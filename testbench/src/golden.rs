@@ -200,23 +200,5 @@ pub fn expected_path(name: &str) -> PathBuf {
 
 /// Runs the cases on `threads` threads; results in case order.
 pub fn run_all(cases: &[Case], threads: usize) -> Vec<Result<Value, String>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<Result<Value, String>>>> =
-        cases.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= cases.len() {
-                    break;
-                }
-                let r = run_case(&cases[i]);
-                *slots[i].lock().expect("slot lock") = Some(r);
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|m| m.into_inner().expect("slot lock").expect("every case ran"))
-        .collect()
+    wormcast_sim::parallel::map(cases, threads, run_case)
 }
