@@ -107,135 +107,73 @@ fn torus_4x4_report_equals_native_and_a_wrong_model_is_caught() {
     );
 }
 
-fn routing_case(topology: &str, routing: &[&str], cycles: &str) {
-    let mut s = vec![
-        topology,
-        cycles,
-        "run.warmup=1000",
-        "run.drain_cycles=20000",
+/// Every routing function with its scheme, on a torus or a mesh of `k`×`k`.
+fn routing_functions(k: u32) -> Vec<Vec<String>> {
+    let t = format!("network.topology=torus:{k}x{k}");
+    let m = format!("network.topology=mesh:{k}x{k}");
+    let load = [
+        "traffic.rate=0.003",
+        "traffic.multicast_fraction=0.2",
+        "traffic.destinations=[2, 6]",
     ];
-    s.extend_from_slice(routing);
-    let r = same_report(&s);
-    assert!(r["delivered_messages"].as_u64().unwrap() > 1000, "{r:?}");
+    let cases: [(&str, &[&str]); 5] = [
+        (&t, &["network.routing=tree"]),
+        (&t, &["network.routing=spam", "network.construction=bfs"]),
+        (
+            &m,
+            &[
+                "network.routing=hamiltonian",
+                "traffic.multicast_scheme=dual-path",
+            ],
+        ),
+        (
+            &m,
+            &[
+                "network.routing=dor",
+                "network.consumption_channels=4",
+                "traffic.multicast_scheme=column-path",
+            ],
+        ),
+        (
+            &m,
+            &[
+                "network.routing=negative_first",
+                "traffic.multicast_scheme=brcp-minimal",
+            ],
+        ),
+    ];
+    cases
+        .iter()
+        .map(|(topo, r)| {
+            let mut v = vec![
+                topo.to_string(),
+                "run.warmup=1000".into(),
+                "run.cycles=100000".into(),
+            ];
+            v.push("run.drain_cycles=20000".into());
+            v.extend(load.iter().chain(r.iter()).map(|s| s.to_string()));
+            v
+        })
+        .collect()
+}
+
+fn all_routing_functions(k: u32) {
+    for case in routing_functions(k) {
+        eprintln!("case: {}", case.join(" "));
+        let sets: Vec<&str> = case.iter().map(String::as_str).collect();
+        let r = same_report(&sets);
+        assert!(r["delivered_messages"].as_u64().unwrap() > 1000, "{r:?}");
+    }
 }
 
 #[test]
 #[ignore]
 fn every_routing_function_4x4() {
-    let c = "run.cycles=100000";
-    let mesh = [
-        "traffic.rate=0.006",
-        "traffic.multicast_fraction=0.3",
-        "traffic.destinations=[2, 6]",
-    ];
-    routing_case(
-        "network.topology=torus:4x4",
-        &[
-            "network.routing=spam",
-            "network.construction=bfs",
-            "traffic.rate=0.01",
-            "traffic.destinations=[2, 6]",
-        ],
-        c,
-    );
-    routing_case(
-        "network.topology=mesh:4x4",
-        &[
-            &[
-                "network.routing=hamiltonian",
-                "traffic.multicast_scheme=dual-path",
-            ][..],
-            &mesh,
-        ]
-        .concat(),
-        c,
-    );
-    routing_case(
-        "network.topology=mesh:4x4",
-        &[
-            &[
-                "network.routing=dor",
-                "network.consumption_channels=4",
-                "traffic.multicast_scheme=column-path",
-            ][..],
-            &mesh,
-        ]
-        .concat(),
-        c,
-    );
-    routing_case(
-        "network.topology=mesh:4x4",
-        &[
-            &[
-                "network.routing=negative_first",
-                "traffic.multicast_scheme=brcp-minimal",
-            ][..],
-            &mesh,
-        ]
-        .concat(),
-        c,
-    );
+    all_routing_functions(4);
 }
 
 #[test]
 #[ignore]
-fn torus_and_mesh_8x8() {
-    let c = "run.cycles=100000";
-    routing_case(
-        "network.topology=torus:8x8",
-        &["traffic.rate=0.004", "traffic.multicast_fraction=0.2"],
-        c,
-    );
-    routing_case(
-        "network.topology=mesh:8x8",
-        &[
-            "network.routing=hamiltonian",
-            "traffic.multicast_scheme=dual-path",
-            "traffic.rate=0.003",
-            "traffic.multicast_fraction=0.2",
-        ],
-        c,
-    );
-}
-
-#[test]
-#[ignore]
-fn other_routing_functions_8x8() {
-    let c = "run.cycles=100000";
-    let mesh = ["traffic.rate=0.003", "traffic.multicast_fraction=0.2"];
-    routing_case(
-        "network.topology=torus:8x8",
-        &[
-            "network.routing=spam",
-            "network.construction=bfs",
-            "traffic.rate=0.003",
-            "traffic.multicast_fraction=0.2",
-        ],
-        c,
-    );
-    routing_case(
-        "network.topology=mesh:8x8",
-        &[
-            &[
-                "network.routing=dor",
-                "network.consumption_channels=4",
-                "traffic.multicast_scheme=column-path",
-            ][..],
-            &mesh,
-        ]
-        .concat(),
-        c,
-    );
-    routing_case(
-        "network.topology=mesh:8x8",
-        &[
-            &[
-                "network.routing=negative_first",
-                "traffic.multicast_scheme=brcp-minimal",
-            ][..],
-            &mesh,
-        ]
-        .concat(),
-        c,
-    );
+fn every_routing_function_8x8() {
+    all_routing_functions(8);
 }
