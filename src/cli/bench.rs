@@ -1,7 +1,11 @@
 //! `wormcast bench`: the speed and memory figures of `docs/performance.md`.
 //!
 //! Each benchmark is an ordinary scenario file (`examples/bench-*.toml`), so
-//! any figure can be reproduced with `wormcast run --scenario`. Scenarios run
+//! any figure can be reproduced with `wormcast run --scenario`. The default
+//! set adds the BookSim2-matched 16×16 XY mesh (`examples/booksim-mesh-16x16.toml`,
+//! `sim/src/crosscheck.rs`) at 0.05 and 0.09 flits/node/cycle, the loads
+//! of the side-by-side timing with BookSim2 (issue 18); reproduce one with
+//! `wormcast run --scenario examples/booksim-mesh-16x16.toml --set traffic.rate=LOAD/16`. Scenarios run
 //! in-process from the smallest network to the largest and the peak resident
 //! memory (VmHWM) is read after each, so each reading is the peak up to and
 //! including that scenario.
@@ -23,6 +27,9 @@ pub struct BenchArgs {
     pub json: Option<PathBuf>,
 }
 
+/// Offered loads (flits/node/cycle) of the matched mesh in the default set.
+const MATCHED_MESH_LOADS: [f64; 2] = [0.05, 0.09];
+
 #[derive(serde::Serialize)]
 struct Row {
     scenario: String,
@@ -33,6 +40,9 @@ struct Row {
     flit_hops_per_second: f64,
     router_steps_per_cycle: f64,
     ns_per_router_step: f64,
+    /// Wall time per flit moved across a router-to-router link: the cost
+    /// that stays comparable across loads and network sizes.
+    ns_per_flit_hop: f64,
     offered_messages_per_node_cycle: f64,
     accepted_messages_per_node_cycle: f64,
     peak_rss_mib: f64,
@@ -77,11 +87,19 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         let v = sc.validate().map_err(|e| format!("{}: {e}", f.display()))?;
         jobs.push((v.topo.nodes(), sc.traffic.rate, f.clone(), sc));
     }
+    if a.scenarios.is_empty() {
+        for load in MATCHED_MESH_LOADS {
+            let sc = wormcast_sim::crosscheck::scenario_at(load, &[]).map_err(|e| e.to_string())?;
+            let v = sc.validate().map_err(|e| e.to_string())?;
+            let name = PathBuf::from(format!("examples/booksim-mesh-16x16.toml@{load}"));
+            jobs.push((v.topo.nodes(), sc.traffic.rate, name, sc));
+        }
+    }
     // Small networks first (so each peak-memory reading covers the largest
     // network so far), then by load.
     jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-    println!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+    println!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | ns/flit-hop | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     let mut rows = Vec::new();
     for (n, _, f, sc) in jobs {
         let mut walls = Vec::new();
@@ -104,12 +122,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             flit_hops_per_second: r.flit_hops as f64 / wall,
             router_steps_per_cycle: r.router_steps as f64 / r.cycles as f64,
             ns_per_router_step: wall * 1e9 / r.router_steps.max(1) as f64,
+            ns_per_flit_hop: wall * 1e9 / r.flit_hops.max(1) as f64,
             offered_messages_per_node_cycle: r.offered_messages_per_node_cycle,
             accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
             peak_rss_mib: peak_rss_mib(),
         };
         println!(
-            "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.5} → {:.5} | {:.1} |",
+            "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.5} → {:.5} | {:.1} |",
             row.scenario,
             row.routers,
             row.cycles,
@@ -118,6 +137,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             row.flit_hops_per_second / 1e6,
             row.router_steps_per_cycle,
             row.ns_per_router_step,
+            row.ns_per_flit_hop,
             row.offered_messages_per_node_cycle,
             row.accepted_messages_per_node_cycle,
             row.peak_rss_mib
