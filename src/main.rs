@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         Some(Command::Mtree(a)) => cli::mtree::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
+    cli::output::finish();
     match result {
         Ok(code) => code,
         Err(msg) => {

@@ -6,6 +6,7 @@
 //! memory (VmHWM) is read after each, so each reading is the peak up to and
 //! including that scenario.
 
+use crate::cli::output::{self, Dest};
 use crate::cli::run::load;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +19,8 @@ pub struct BenchArgs {
     /// Runs per scenario; the median wall time is reported.
     #[arg(long, default_value_t = 3)]
     pub repeat: u32,
-    /// Write the results as JSON.
+    /// Write the results as JSON (`-` for stdout; the table then goes to
+    /// stderr).
     #[arg(long)]
     pub json: Option<PathBuf>,
 }
@@ -71,17 +73,20 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             })
             .collect();
     }
+    let json_out = a.json.as_deref().map(Dest::new);
     let mut jobs = Vec::new();
     for f in &files {
         let sc = load(&Some(f.clone()), &[])?;
         let v = sc.validate().map_err(|e| format!("{}: {e}", f.display()))?;
         jobs.push((v.topo.nodes(), sc.traffic.rate, f.clone(), sc));
     }
+    // Checked before the first run (issue 16); `-` sends the table to stderr.
+    output::prepare(&[json_out.as_ref()])?;
     // Small networks first (so each peak-memory reading covers the largest
     // network so far), then by load.
     jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-    println!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+    outln!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
+    outln!("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     let mut rows = Vec::new();
     for (n, _, f, sc) in jobs {
         let mut walls = Vec::new();
@@ -108,7 +113,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
             peak_rss_mib: peak_rss_mib(),
         };
-        println!(
+        outln!(
             "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.5} → {:.5} | {:.1} |",
             row.scenario,
             row.routers,
@@ -124,9 +129,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         );
         rows.push(row);
     }
-    if let Some(p) = &a.json {
+    if let Some(d) = &json_out {
         let text = serde_json::to_string_pretty(&rows).expect("serialises");
-        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        d.write((text + "\n").as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }

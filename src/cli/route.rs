@@ -168,18 +168,18 @@ fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
             "path_len": w.path_len.iter().map(|&(d, l)| json!({"x": coord(d)[0], "y": coord(d)[1], "hops": l})).collect::<Vec<_>>(),
             "hops": w.hops,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("topology {topo}, construction {named}");
-        println!("tree {tree} ({why})");
-        println!("header flits (in order):");
-        println!("  {:>5} {:>7}  C  O(+x-x+y-y)  S", "node", "(x,y)");
+        outln!("topology {topo}, construction {named}");
+        outln!("tree {tree} ({why})");
+        outln!("header flits (in order):");
+        outln!("  {:>5} {:>7}  C  O(+x-x+y-y)  S", "node", "(x,y)");
         for h in &heads {
             let (x, y) = topo.coord(head_node(h.node));
             let o: String = (0..4)
                 .map(|i| if h.o >> i & 1 == 1 { '1' } else { '0' })
                 .collect();
-            println!(
+            outln!(
                 "  {:>5} {:>7}  {}  {:>11}  {}",
                 h.node,
                 format!("({x},{y})"),
@@ -188,17 +188,17 @@ fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
                 h.s as u8
             );
         }
-        println!("links used ({}):", w.links.len());
+        outln!("links used ({}):", w.links.len());
         for &(u, d) in &w.links {
             let (x, y) = topo.coord(u);
-            println!("  ({x},{y}) {d}");
+            outln!("  ({x},{y}) {d}");
         }
-        println!("delivered:");
+        outln!("delivered:");
         for &(d, l) in &w.path_len {
             let (x, y) = topo.coord(d);
-            println!("  ({x},{y}) after {l} hops");
+            outln!("  ({x},{y}) after {l} hops");
         }
-        println!("hop count {}", w.hops);
+        outln!("hop count {}", w.hops);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -336,9 +336,9 @@ fn mesh(a: RouteArgs) -> Result<ExitCode, InputError> {
             "unreachable": plan.unreachable.iter().map(|&d| xy(d)).collect::<Vec<_>>(),
             "class": plan.class, "worms": worms_json,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!(
+        outln!(
             "topology {topo}, routing {}, scheme {}: {} worm(s), class {}",
             kind.name(),
             scheme.name(),
@@ -351,9 +351,9 @@ fn mesh(a: RouteArgs) -> Result<ExitCode, InputError> {
                 .iter()
                 .map(|&n| format!("({},{})", xy(n)[0], xy(n)[1]))
                 .collect();
-            println!("unreachable (no fault-free minimal path): {}", u.join(" "));
+            outln!("unreachable (no fault-free minimal path): {}", u.join(" "));
         }
-        print!("{text}");
+        out!("{text}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! `wormcast run`: simulate a scenario and report.
 
 use crate::cli::interrupt::{self, requested as interrupted};
+use crate::cli::output::{self, Dest};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,11 +21,12 @@ pub struct RunArgs {
     /// Write the full report as JSON to this file (`-` for stdout).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Print nothing but errors (and the JSON if it goes to stdout).
+    /// Print nothing but errors (and the outputs that go to stdout). With an
+    /// output `-` the summary goes to stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Write the registers of the chosen routers as a VCD waveform (GTKWave);
-    /// 1 cycle = 1 time unit. See docs/waveforms.md.
+    /// Write the registers of the chosen routers as a VCD waveform (GTKWave;
+    /// `-` for stdout); 1 cycle = 1 time unit. See docs/waveforms.md.
     #[arg(long, value_name = "OUT.vcd")]
     pub vcd: Option<PathBuf>,
     /// Routers to dump: `all` or `X,Y;X,Y;...` (default: all on networks of
@@ -35,7 +37,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "A..B", requires = "vcd")]
     pub vcd_window: Option<String>,
     /// Write one CSV row per message (creation, injection and every
-    /// destination's delivery time).
+    /// destination's delivery time; `-` for stdout).
     #[arg(long, value_name = "OUT.csv")]
     pub messages: Option<PathBuf>,
     /// Print the effective scenario (file, overrides and defaults) as TOML
@@ -60,37 +62,61 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let sc = load(&a.scenario, &a.sets)?;
     if a.dump_scenario {
         sc.validate().map_err(|e| e.to_string())?;
-        print!(
+        out!(
             "{}",
             toml::to_string(&sc).map_err(|e| format!("cannot print scenario: {e}"))?
         );
         return Ok(ExitCode::SUCCESS);
     }
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+    // Every output is checked before simulating (issue 16): a bad path
+    // costs nothing, and `-` sends the summary to stderr.
+    let json = a.json.as_deref().map(Dest::new);
+    let messages = a.messages.as_deref().map(Dest::new);
+    let vcd = a.vcd.as_deref().map(Dest::new);
+    let vcd_opts = match &vcd {
+        Some(_) => Some((
+            waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
+                .map_err(|e| e.to_string())?,
+            waves::parse_window(a.vcd_window.as_deref()).map_err(|e| e.to_string())?,
+        )),
+        None => None,
+    };
+    output::prepare(&[json.as_ref(), messages.as_ref(), vcd.as_ref()])?;
     interrupt::install();
     let progress = Progress::new(&sc, a.quiet);
-    let report = match &a.vcd {
-        None => net.run(&mut |n| progress.tick(n) && !interrupted()),
-        Some(path) => run_with_vcd(&mut net, path, &a, &progress)?,
+    let mut errors = Vec::new();
+    let report = match (&vcd, vcd_opts) {
+        (Some(d), Some((routers, window))) => {
+            let (r, e) = run_with_vcd(&mut net, d, &routers, window, &progress)?;
+            errors.extend(e);
+            r
+        }
+        _ => net.run(&mut |n| progress.tick(n) && !interrupted()),
     };
     progress.done();
-    if let Some(path) = &a.json {
+    // Files first, then the summary: a closed stdout pipe ends the program
+    // after everything asked for is on disk.
+    if let Some(d) = &json {
         let text = serde_json::to_string_pretty(&report).expect("report serialises");
-        if path.as_os_str() == "-" {
-            println!("{text}");
-        } else {
-            std::fs::write(path, text + "\n")
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if let Err(e) = d.write((text + "\n").as_bytes()) {
+            errors.push(e);
         }
     }
-    if let Some(path) = &a.messages {
-        let f = std::fs::File::create(path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        wormcast_sim::network::records::write_csv(&net, std::io::BufWriter::new(f))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(d) = &messages {
+        let r = d.writer().and_then(|w| {
+            wormcast_sim::network::records::write_csv(&net, w).map_err(|e| d.stream_error(e))
+        });
+        if let Err(e) = r {
+            errors.push(e);
+        }
     }
     if !a.quiet {
-        print!("{}", report.summary());
+        out!("{}", report.summary());
+    }
+    if !errors.is_empty() {
+        // The summary above still shows what was simulated.
+        return Err(errors.join("\nerror: "));
     }
     // Messages left over after a drain that had room to finish them mean
     // the network wedged somewhere: as bad as a reported deadlock.
@@ -115,24 +141,22 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// Runs `net` with a VCD writer in its `observe` callback. Options are
-/// checked before the file is created, so a typo leaves no empty file. A
+/// Runs `net` with a VCD writer in its `observe` callback. Its options are
+/// checked (in `run`) before the file is created, so a typo leaves no empty
+/// file. A
 /// write error stops the run (there is no point simulating on without the
-/// waveform that was asked for) and is reported after the summary; the file
-/// is finished and flushed however the run ended, deadlock included.
+/// waveform that was asked for) and is returned beside the report, so the
+/// other outputs and the summary are still written; the file is finished
+/// and flushed however the run ended, deadlock included.
 fn run_with_vcd(
     net: &mut Network,
-    path: &PathBuf,
-    a: &RunArgs,
+    dest: &Dest,
+    routers: &[wormcast_sim::topology::NodeId],
+    window: waves::Window,
     progress: &Progress,
-) -> Result<Report, String> {
-    let routers = waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
-        .map_err(|e| e.to_string())?;
-    let window = waves::parse_window(a.vcd_window.as_deref()).map_err(|e| e.to_string())?;
-    let io_err = |e: std::io::Error| format!("cannot write VCD {}: {e}", path.display());
-    let file = std::fs::File::create(path).map_err(io_err)?;
-    let mut w = VcdWriter::new(&net.fabric, &routers, window, std::io::BufWriter::new(file))
-        .map_err(io_err)?;
+) -> Result<(Report, Option<String>), String> {
+    let io_err = |e: std::io::Error| format!("VCD: {}", dest.stream_error(e));
+    let mut w = VcdWriter::new(&net.fabric, routers, window, dest.writer()?).map_err(io_err)?;
     let mut err = w.sample(&net.fabric).err();
     let report = net.run(&mut |n| {
         if err.is_none() {
@@ -141,13 +165,7 @@ fn run_with_vcd(
         progress.tick(n) && err.is_none() && !interrupted()
     });
     let finished = w.finish();
-    if let Some(e) = err.or(finished.err()) {
-        if !a.quiet {
-            print!("{}", report.summary());
-        }
-        return Err(io_err(e));
-    }
-    Ok(report)
+    Ok((report, err.or(finished.err()).map(io_err)))
 }
 
 /// A progress bar on stderr for long runs; nothing when stderr is not a
