@@ -35,7 +35,7 @@ enum Command {
     Ftree(cli::ftree::FtreeArgs),
     /// Thesis tree multicast (VH, DIAG, DDS, MIN) on 2-D/3-D meshes and tori: traffic and one-port time.
     Mtree(cli::mtree::MtreeArgs),
-    /// Write the Verilog of one router or of a whole DSTM torus fabric.
+    /// Write the Verilog of one router or a whole fabric: DSTM or SPAM on a torus, mesh routing on a mesh.
     Verilog(cli::verilog::VerilogArgs),
 }
 
