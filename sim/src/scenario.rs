@@ -810,7 +810,7 @@ fn type_error(
         .and_then(|r| r.split_once('`'));
     let (value, allowed) = if let Some((key, rest)) = unknown {
         // The path normally ends with the unknown key; make sure it does.
-        let last = e.path().iter().last().map(|s| s.to_string());
+        let last = e.path().iter().next_back().map(|s| s.to_string());
         if last.as_deref() != Some(key) {
             field = if field == "." || field.is_empty() {
                 key.to_string()

@@ -146,3 +146,16 @@ fn deadlock_through_empty_held_inputs_is_caught() {
         );
     }
 }
+
+/// Issue 16 item 12: the deadlock report in the summary is plain text
+/// (`msg 0`, `router (1,0)`), not Rust debug text (`msg Some(0)`).
+#[test]
+fn deadlock_summary_has_no_debug_text() {
+    let (_, r) = crossing(1);
+    let s = r.summary();
+    assert!(s.contains("deadlock: router ("), "{s}");
+    for debug in ["Some(", "None", "Range(", "Fixed("] {
+        assert!(!s.contains(debug), "{debug} in\n{s}");
+    }
+    assert!(s.contains(" msg 0 ") || s.contains(" msg 1 "), "{s}");
+}
