@@ -195,7 +195,7 @@ fn failed_json_write_still_prints_the_summary() {
         out.contains("wormcast run:") && out.contains("messages"),
         "{out}"
     );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write /dev/full"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write JSON /dev/full"));
 }
 
 /// Item 10: `-` is stdout for every JSON output; the human text goes to

@@ -73,7 +73,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             })
             .collect();
     }
-    let json_out = a.json.as_deref().map(Dest::new);
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let mut jobs = Vec::new();
     for f in &files {
         let sc = load(&Some(f.clone()), &[])?;

@@ -140,8 +140,8 @@ fn run_inner(a: FtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         return Err(InputError::new("step", 0, "at least 1").into());
     }
     // Every output is checked before the trials run (issue 16).
-    let json_out = a.json.as_deref().map(Dest::new);
-    let plot_out = a.plot.as_deref().map(Dest::new);
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     if let Some(path) = &a.plot {
         if !(a.fig10 || a.fig11) {
             return Err(InputError::new("plot", path.display(), "needs --fig10 or --fig11").into());

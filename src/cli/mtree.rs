@@ -118,8 +118,8 @@ fn run_inner(a: MtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     };
     let sampler: Sampler = a.sampler.trim().parse()?;
     // Every output is checked before the work starts (issue 16).
-    let json_out = a.json.as_deref().map(Dest::new);
-    let plot_out = a.plot.as_deref().map(Dest::new);
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     if let Some(list) = &a.dest_list {
         return single(&a, &grid, list, &algs, zone_links, json_out.as_ref());

@@ -66,26 +66,28 @@ fn stdout_failed(e: io::Error) -> ! {
     std::process::exit(2);
 }
 
-/// Where a data output goes: a file, or stdout for `-`.
+/// Where a data output goes: a file, or stdout for `-`; with what it is
+/// (`JSON`, `VCD`, ...) for the error messages.
 #[derive(Debug, Clone)]
 pub enum Dest {
-    Stdout,
-    File(PathBuf),
+    Stdout(&'static str),
+    File(&'static str, PathBuf),
 }
 
 impl Dest {
-    pub fn new(p: &Path) -> Dest {
+    pub fn new(what: &'static str, p: &Path) -> Dest {
         if p.as_os_str() == "-" {
-            Dest::Stdout
+            Dest::Stdout(what)
         } else {
-            Dest::File(p.to_path_buf())
+            Dest::File(what, p.to_path_buf())
         }
     }
 
+    /// `JSON x.json` or `JSON on standard output`.
     pub fn name(&self) -> String {
         match self {
-            Dest::Stdout => "standard output".into(),
-            Dest::File(p) => p.display().to_string(),
+            Dest::Stdout(w) => format!("{w} on standard output"),
+            Dest::File(w, p) => format!("{w} {}", p.display()),
         }
     }
 
@@ -98,22 +100,22 @@ impl Dest {
     /// print its summary.
     pub fn write(&self, bytes: &[u8]) -> Result<(), String> {
         match self {
-            Dest::Stdout => {
+            Dest::Stdout(_) => {
                 let mut o = io::stdout().lock();
                 if let Err(e) = o.write_all(bytes).and_then(|_| o.flush()) {
                     stdout_failed(e);
                 }
                 Ok(())
             }
-            Dest::File(p) => std::fs::write(p, bytes).map_err(|e| self.err(e)),
+            Dest::File(_, p) => std::fs::write(p, bytes).map_err(|e| self.err(e)),
         }
     }
 
     /// A streaming writer (CSV, VCD); errors come back from its writes.
     pub fn writer(&self) -> Result<Box<dyn Write>, String> {
         Ok(match self {
-            Dest::Stdout => Box::new(io::BufWriter::new(io::stdout())),
-            Dest::File(p) => Box::new(io::BufWriter::new(
+            Dest::Stdout(_) => Box::new(io::BufWriter::new(io::stdout())),
+            Dest::File(_, p) => Box::new(io::BufWriter::new(
                 std::fs::File::create(p).map_err(|e| self.err(e))?,
             )),
         })
@@ -122,7 +124,7 @@ impl Dest {
     /// Maps an error of a streaming write to the message of this output,
     /// ending the program quietly on a closed stdout pipe.
     pub fn stream_error(&self, e: io::Error) -> String {
-        if matches!(self, Dest::Stdout) {
+        if matches!(self, Dest::Stdout(_)) {
             stdout_failed(e);
         }
         self.err(e)
@@ -137,10 +139,10 @@ pub fn prepare(dests: &[Option<&Dest>]) -> Result<(), String> {
     let mut stdout = 0;
     for d in dests.iter().flatten() {
         match d {
-            Dest::Stdout => stdout += 1,
-            Dest::File(p) => {
+            Dest::Stdout(_) => stdout += 1,
+            Dest::File(_, p) => {
                 if p.is_dir() {
-                    return Err(format!("cannot write {}: it is a directory", p.display()));
+                    return Err(format!("cannot write {}: it is a directory", d.name()));
                 }
                 std::fs::OpenOptions::new()
                     .write(true)

@@ -71,9 +71,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
     // Every output is checked before simulating (issue 16): a bad path
     // costs nothing, and `-` sends the summary to stderr.
-    let json = a.json.as_deref().map(Dest::new);
-    let messages = a.messages.as_deref().map(Dest::new);
-    let vcd = a.vcd.as_deref().map(Dest::new);
+    let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let messages = a.messages.as_deref().map(|p| Dest::new("CSV", p));
+    let vcd = a.vcd.as_deref().map(|p| Dest::new("VCD", p));
     let vcd_opts = match &vcd {
         Some(_) => Some((
             waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
@@ -155,7 +155,7 @@ fn run_with_vcd(
     window: waves::Window,
     progress: &Progress,
 ) -> Result<(Report, Option<String>), String> {
-    let io_err = |e: std::io::Error| format!("VCD: {}", dest.stream_error(e));
+    let io_err = |e: std::io::Error| dest.stream_error(e);
     let mut w = VcdWriter::new(&net.fabric, routers, window, dest.writer()?).map_err(io_err)?;
     let mut err = w.sample(&net.fabric).err();
     let report = net.run(&mut |n| {

@@ -180,8 +180,8 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         return Err("invalid --threads = `0`: at least 1 (omit it to use every core)".into());
     }
     // Every output is checked before any point runs (issue 16).
-    let json_out = a.json.as_deref().map(Dest::new);
-    let plot_out = a.plot.as_deref().map(Dest::new);
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     interrupt::install();
     let pb = if a.quiet {
@@ -252,7 +252,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     }
     if let Some(d) = &plot_out {
         if let Err(e) = plot(d, &points, &origin) {
-            errors.push(format!("cannot write plot {}: {e}", d.name()));
+            errors.push(format!("cannot write {}: {e}", d.name()));
         }
     }
     outln!("| scheme | load | mean latency | p99 | accepted | saturated | deadlock | stop |");
