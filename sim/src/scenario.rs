@@ -828,6 +828,15 @@ fn type_error(
             v,
             format!("a known key; this section has {keys} (docs/scenario.md){at}"),
         )
+    } else if let Some((key, _)) = msg
+        .strip_prefix("missing field `")
+        .and_then(|r| r.split_once('`'))
+    {
+        field = format!("{field}.{key}");
+        (
+            "(missing)".to_string(),
+            format!("a value: `{key}` is required here (docs/scenario.md){at}"),
+        )
     } else {
         let v = cur.map_or(String::from("?"), |v| v.to_string());
         (v, format!("{}{at}", allowed_for(&msg)))
@@ -847,6 +856,9 @@ fn allowed_for(msg: &str) -> String {
         "a boolean" => "true or false".to_string(),
         "a string" => "a string in quotes, e.g. \"torus:8x8\"".to_string(),
         "a sequence" => "a list in brackets, e.g. [\"1,1\", \"2,2\"]".to_string(),
+        x if x.starts_with("struct ") => {
+            "a section of keys (a TOML table such as [traffic])".to_string()
+        }
         _ => return msg.to_string(),
     };
     format!("{human} ({msg})")

@@ -205,6 +205,23 @@ fn type_errors_name_the_key_value_and_place() {
             "a whole number",
             "line 4, column 9",
         ),
+        (
+            "[traffic]\npattern = \"scripted\"\n[[traffic.messages]]\ncycle = 0\nsource = \"0,0\"\ndestinations = [\"1,1\"]\n",
+            vec![],
+            "traffic.messages[0].length",
+            "(missing)",
+            "required",
+            "line 3",
+        ),
+        ("traffic = 3\n", vec![], "traffic", "3", "a section", "line 1"),
+        (
+            "",
+            vec!["timing.startup_serial=maybe"],
+            "timing.startup_serial",
+            "maybe",
+            "true or false",
+            "--set timing.startup_serial=maybe",
+        ),
     ] {
         let e = Scenario::from_toml(
             text,

@@ -176,7 +176,7 @@ struct Progress {
 
 impl Progress {
     fn new(sc: &Scenario, quiet: bool) -> Progress {
-        let total = sc.run.warmup + sc.run.cycles;
+        let total = sc.run.window_end().unwrap_or(u64::MAX);
         let show = !quiet && std::io::stderr().is_terminal() && total >= 200_000;
         let bar = show.then(|| {
             let b = indicatif::ProgressBar::new(total);
