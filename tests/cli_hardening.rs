@@ -534,3 +534,36 @@ fn docs_loose_ends() {
         assert!(ignore.lines().any(|l| l == f), "{f} not ignored");
     }
 }
+
+/// Item 12: tables print nodes as `(x,y)`, never Rust debug text.
+#[test]
+fn no_debug_text_in_tables() {
+    for args in [
+        vec!["trees", "--topology", "torus:4x4"],
+        vec![
+            "trees",
+            "--topology",
+            "torus:4x4",
+            "--construction",
+            "tarjan-best:1:3",
+        ],
+        vec![
+            "ftree",
+            "--mesh",
+            "8x8",
+            "--source",
+            "0,0",
+            "--dest-list",
+            "3,3;5,6",
+            "--fault-list",
+            "2,2",
+        ],
+    ] {
+        let o = wormcast(&args);
+        assert!(o.status.success(), "{args:?}");
+        let s = String::from_utf8_lossy(&o.stdout);
+        for debug in ["[0, 0]", "Some(", "None", "[]", "(0, 0)"] {
+            assert!(!s.contains(debug), "{debug} in {args:?}:\n{s}");
+        }
+    }
+}

@@ -281,12 +281,20 @@ fn single(
     for &s in strats {
         let m = multicast(&mesh, src, &dests, s, a.seed)?;
         outln!(
-            "strategy {}: traffic {} (multiple unicast {}), separating points {}, unreachable {:?}",
+            "strategy {}: traffic {} (multiple unicast {}), separating points {}, unreachable {}",
             s.number(),
             m.traffic,
             m.unicast_traffic,
             m.stats.separating_points,
-            m.unreachable
+            if m.unreachable.is_empty() {
+                "none".to_string()
+            } else {
+                m.unreachable
+                    .iter()
+                    .map(|c| format!("({},{})", c.0, c.1))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
         );
         for b in m.tree.branch_nodes() {
             if b.children.is_empty() && !b.destination {

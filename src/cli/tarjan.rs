@@ -227,9 +227,9 @@ pub fn show(topology: &str, spec: TarjanSpec, as_json: bool) -> Result<ExitCode,
             (
                 "roots",
                 format!(
-                    "centroid: T1 {:?}, T2 {:?}",
-                    xy(p.trees[0].root),
-                    xy(p.trees[1].root)
+                    "centroid: T1 {}, T2 {}",
+                    super::trees::pt(xy(p.trees[0].root)),
+                    super::trees::pt(xy(p.trees[1].root))
                 ),
             ),
             (

@@ -140,6 +140,11 @@ fn xy(topo: &Topology, n: NodeId) -> [u32; 2] {
     [x, y]
 }
 
+/// A node as `(x,y)`, the way every table prints it.
+pub fn pt([x, y]: [u32; 2]) -> String {
+    format!("({x},{y})")
+}
+
 /// `H(i,j)` / `V(i,j)` name of an edge (paper 000 §4).
 pub fn edge_name(topo: &Topology, e: EdgeId) -> String {
     let n = topo.nodes();
@@ -216,14 +221,14 @@ pub fn run(a: TreesArgs) -> Result<ExitCode, String> {
             ("method (T1/T2)", c.method.to_string()),
             (
                 "R1, R2",
-                format!("{:?}, {:?}", xy(&topo, c.r1), xy(&topo, c.r2)),
+                format!("{}, {}", pt(xy(&topo, c.r1)), pt(xy(&topo, c.r2))),
             ),
             (
                 "roots",
                 format!(
-                    "{root_choice}: T1 {:?}, T2 {:?}",
-                    xy(&topo, roots[0]),
-                    xy(&topo, roots[1])
+                    "{root_choice}: T1 {}, T2 {}",
+                    pt(xy(&topo, roots[0])),
+                    pt(xy(&topo, roots[1]))
                 ),
             ),
             ("spanning", ch.spanning.to_string()),
