@@ -403,6 +403,28 @@ fn scenario_errors_from_the_command_line() {
     }
 }
 
+/// Item 11: a bad value in a scenario file is reported with its line and
+/// column; the same value from `--set` names the flag.
+#[test]
+fn file_errors_have_line_and_column() {
+    let f = tmp("bad-rate.toml");
+    std::fs::write(
+        &f,
+        "[network]\ntopology = \"torus:8x8\"\n\n[traffic]\n  rate = -1.0\n",
+    )
+    .unwrap();
+    let o = wormcast(&["run", "--scenario", f.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("traffic.rate") && err.contains("line 5, column 3"),
+        "{err}"
+    );
+    let o = wormcast(&["run", "--set", "traffic.rate=2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("from --set traffic.rate=2"), "{err}");
+}
+
 fn summary(sets: &[&str]) -> String {
     let mut args = vec!["run"];
     for s in sets {

@@ -755,6 +755,45 @@ fn parse_link_dir(topo: &Topology, s: &str) -> InputResult<(NodeId, Dir)> {
     Ok((node, dir))
 }
 
+/// Where `field` (`section.key`, or `traffic.messages[i].key`) is written
+/// in the scenario text, as `line L, column C`: validation errors name the
+/// field, and this lets the command line point into the file too. A plain
+/// scan of section headers and keys, enough for the flat scenario format;
+/// `None` when the key is not written there (a default or a `--set`).
+pub fn locate(text: &str, field: &str) -> Option<String> {
+    let (section, key) = field.split_once('.')?;
+    // `messages[2].length` → the third `[[traffic.messages]]` block.
+    let (section, key, nth) = match key.split_once('[') {
+        Some((arr, rest)) => {
+            let (i, k) = rest.split_once("].")?;
+            (format!("{section}.{arr}"), k, i.parse::<usize>().ok()? + 1)
+        }
+        None => (section.to_string(), key, 0),
+    };
+    let key = key.split(['[', '.']).next()?;
+    let (mut current, mut seen) = (String::new(), 0usize);
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix("[[").and_then(|h| h.split_once("]]")) {
+            current = h.0.trim().to_string();
+            if current == section {
+                seen += 1;
+            }
+        } else if let Some(h) = t.strip_prefix('[').and_then(|h| h.split_once(']')) {
+            current = h.0.trim().to_string();
+        } else if current == section && (nth == 0 || seen == nth) {
+            let k = t.split('=').next().unwrap_or("").trim();
+            if t.contains('=') && k == key {
+                let col = line.len() - line.trim_start().len();
+                return Some(line_col(text, offset + col));
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
 /// `line L, column C` of byte offset `at` in `text` (both from 1).
 fn line_col(text: &str, at: usize) -> String {
     let before = &text[..at.min(text.len())];

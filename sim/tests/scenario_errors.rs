@@ -305,3 +305,24 @@ fn default_destinations_clamp_to_small_networks() {
     let e = load("", &["traffic.destinations=100"]).unwrap_err();
     assert_eq!(e.value, "100", "{e}");
 }
+
+/// Issue 16 item 11: validation errors can point into the file too.
+#[test]
+fn locate_finds_the_line_of_a_field() {
+    use wormcast_sim::scenario::locate;
+    let text = "[network]\ntopology = \"torus:8x8\"\n\n[traffic]\n  rate = -1.0\n[[traffic.messages]]\ncycle = 0\n[[traffic.messages]]\nsource = \"9,1\"\n";
+    assert_eq!(
+        locate(text, "traffic.rate").as_deref(),
+        Some("line 5, column 3")
+    );
+    assert_eq!(
+        locate(text, "network.topology").as_deref(),
+        Some("line 2, column 1")
+    );
+    assert_eq!(
+        locate(text, "traffic.messages[1].source").as_deref(),
+        Some("line 9, column 1")
+    );
+    assert_eq!(locate(text, "traffic.seed"), None);
+    assert_eq!(locate(text, "run.cycles"), None);
+}

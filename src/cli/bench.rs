@@ -7,7 +7,7 @@
 //! including that scenario.
 
 use crate::cli::output::{self, Dest};
-use crate::cli::run::load;
+use crate::cli::run::load_checked;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wormcast_sim::network::Network;
@@ -76,7 +76,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let mut jobs = Vec::new();
     for f in &files {
-        let sc = load(&Some(f.clone()), &[])?;
+        let sc = load_checked(&Some(f.clone()), &[])?;
         let v = sc.validate().map_err(|e| format!("{}: {e}", f.display()))?;
         jobs.push((v.topo.nodes(), sc.traffic.rate, f.clone(), sc));
     }

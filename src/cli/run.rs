@@ -58,8 +58,46 @@ pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, Str
     Scenario::from_toml(&text, sets, &origin).map_err(|e| e.to_string())
 }
 
+/// `load` plus validation; a bad value written in the file is reported
+/// with its line and column (issue 16), one set by `--set` with the flag.
+pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
+    let sc = load(scenario, sets)?;
+    if let Err(e) = sc.validate() {
+        return Err(match scenario {
+            Some(p) => locate_error(
+                e,
+                &std::fs::read_to_string(p).unwrap_or_default(),
+                &p.display().to_string(),
+                sets,
+            ),
+            None => locate_error(e, "", "", sets),
+        });
+    }
+    Ok(sc)
+}
+
+/// A validation error with where its field was given: the last `--set` of
+/// that key, or its line in the scenario file.
+pub fn locate_error(
+    e: wormcast_sim::InputError,
+    text: &str,
+    origin: &str,
+    sets: &[String],
+) -> String {
+    let set = sets.iter().rev().find(|s| {
+        s.split_once('=').is_some_and(|(k, _)| {
+            e.field == k.trim() || e.field.starts_with(&format!("{}[", k.trim()))
+        })
+    });
+    match (set, wormcast_sim::scenario::locate(text, &e.field)) {
+        (Some(s), _) => format!("{e} (from --set {s})"),
+        (None, Some(at)) => format!("{e} ({origin}, {at})"),
+        (None, None) => e.to_string(),
+    }
+}
+
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
-    let sc = load(&a.scenario, &a.sets)?;
+    let sc = load_checked(&a.scenario, &a.sets)?;
     if a.dump_scenario {
         sc.validate().map_err(|e| e.to_string())?;
         out!(

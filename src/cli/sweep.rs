@@ -172,7 +172,8 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             sets.push(format!("traffic.rate={l}"));
             let sc = wormcast_sim::scenario::Scenario::from_toml(&base_text, &sets, &origin)
                 .map_err(|e| e.to_string())?;
-            sc.validate().map_err(|e| e.to_string())?;
+            sc.validate()
+                .map_err(|e| crate::cli::run::locate_error(e, &base_text, &origin, &a.sets))?;
             jobs.push((s.clone(), l, sc));
         }
     }
