@@ -37,7 +37,7 @@ enum Command {
     Mtree(cli::mtree::MtreeArgs),
     /// Cross-check the matched unicast XY mesh against BookSim2's published curve.
     Crosscheck(cli::crosscheck::CrosscheckArgs),
-    /// Write the Verilog of one router or of a whole DSTM torus fabric.
+    /// Write the Verilog of one router or a whole fabric: DSTM or SPAM on a torus, mesh routing on a mesh.
     Verilog(cli::verilog::VerilogArgs),
 }
 
@@ -55,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Crosscheck(a)) => cli::crosscheck::run(a),
         None => cli::run::run(cli::run::RunArgs::default()),
     };
+    cli::output::finish();
     match result {
         Ok(code) => code,
         Err(msg) => {

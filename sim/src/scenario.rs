@@ -78,11 +78,35 @@ pub struct TimingCfg {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a count such as 8, or [min, max] such as [4, 12]"
+)]
 pub enum DestCount {
     Fixed(u32),
     Range([u32; 2]),
 }
+
+/// As written in a scenario file (`8` or `[4, 12]`): error messages quote
+/// what the user wrote, not Rust's debug text.
+impl std::fmt::Display for DestCount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DestCount::Fixed(d) => write!(f, "{d}"),
+            DestCount::Range([a, b]) => write!(f, "[{a}, {b}]"),
+        }
+    }
+}
+
+/// The default `traffic.destinations`; on networks with fewer than 13 nodes
+/// it is clamped to N − 1 (docs/scenario.md), so small tori run on the
+/// defaults.
+pub const DEFAULT_DESTINATIONS: DestCount = DestCount::Range([4, 12]);
+
+/// Upper bound of every cycle count of `[run]` and `[timing]`: 1e9 cycles is
+/// hours of simulation at today's speed, and sums of three such counts stay
+/// far below `u64::MAX`.
+pub const MAX_CYCLES: u64 = 1_000_000_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -138,6 +162,20 @@ pub struct RunCfg {
     pub deadlock_threshold: u64,
 }
 
+impl RunCfg {
+    /// End of the measurement window (`warmup + cycles`), checked.
+    pub fn window_end(&self) -> Option<u64> {
+        self.warmup.checked_add(self.cycles)
+    }
+
+    /// Last cycle a run may reach (`warmup + cycles + drain_cycles`),
+    /// checked: `None` would mean a wrapped-around end, which
+    /// [`Scenario::validate`] rejects.
+    pub fn total_cycles(&self) -> Option<u64> {
+        self.window_end()?.checked_add(self.drain_cycles)
+    }
+}
+
 impl Default for NetworkCfg {
     fn default() -> Self {
         NetworkCfg {
@@ -172,7 +210,7 @@ impl Default for TrafficCfg {
             pattern: "poisson".into(),
             rate: 0.002,
             multicast_fraction: 0.1,
-            destinations: DestCount::Range([4, 12]),
+            destinations: DEFAULT_DESTINATIONS,
             length: 16,
             length_max: 0,
             multicast_scheme: "auto".into(),
@@ -280,18 +318,37 @@ pub fn apply_set(root: &mut toml::Table, kv: &str) -> InputResult<()> {
 
 impl Scenario {
     /// Parses a scenario from TOML text plus `--set` overrides.
+    ///
+    /// The file is checked on its own first, so a type error in it is
+    /// reported with its line and column; errors that only appear with the
+    /// overrides name the `--set` that caused them. Either way the error
+    /// names the key (`section.key`), the value and what is allowed.
     pub fn from_toml(text: &str, sets: &[String], origin: &str) -> InputResult<Scenario> {
         let mut root: toml::Table =
-            toml::from_str(text).map_err(|e| InputError::new(origin, e.message(), "valid TOML"))?;
+            toml::from_str(text).map_err(|e| syntax_error(text, origin, &e))?;
+        if let Err(e) =
+            serde_path_to_error::deserialize::<_, Scenario>(toml::Deserializer::new(text))
+        {
+            let at = e
+                .inner()
+                .span()
+                .map(|sp| format!(" ({origin}, {})", line_col(text, sp.start)))
+                .unwrap_or_else(|| format!(" ({origin})"));
+            return Err(type_error(&root, &e, &at));
+        }
         for s in sets {
             apply_set(&mut root, s)?;
         }
-        Scenario::deserialize(toml::Value::Table(root)).map_err(|e| {
-            InputError::new(
-                origin,
-                e.message().trim(),
-                "the keys and value types of docs/scenario.md (sections network, timing, traffic, run)",
-            )
+        let value = toml::Value::Table(root.clone());
+        serde_path_to_error::deserialize::<_, Scenario>(value).map_err(|e| {
+            // Only an override can break what the file alone accepted.
+            let path = e.path().to_string();
+            let culprit = sets.iter().rev().find(|s| {
+                s.split_once('=')
+                    .is_some_and(|(k, _)| path.starts_with(k.trim()) || k.trim().starts_with(&path))
+            });
+            let at = culprit.map_or(String::new(), |s| format!(" (from --set {s})"));
+            type_error(&root, &e, &at)
         })
     }
 
@@ -455,17 +512,22 @@ impl Scenario {
             ));
         }
         let max_d = topo.nodes() - 1;
-        let dest_range = match t.destinations {
+        let mut dest_range = match t.destinations {
             DestCount::Fixed(d) => (d, d),
             DestCount::Range([a, b]) => (a, b),
         };
         // The network size bounds the count only where random traffic uses
-        // it; a scripted scenario on a small torus keeps the default.
+        // it; a scripted scenario on a small torus keeps the default. The
+        // default itself is clamped to the network (2×2, 3×3 tori).
+        let is_default = t.destinations == DEFAULT_DESTINATIONS;
+        if is_default && pattern == Pattern::Poisson && dest_range.1 > max_d {
+            dest_range = (dest_range.0.min(max_d), max_d);
+        }
         let too_many = pattern == Pattern::Poisson && dest_range.1 > max_d;
         if dest_range.0 < 1 || dest_range.0 > dest_range.1 || too_many {
             return Err(InputError::new(
                 "traffic.destinations",
-                format!("{:?}", t.destinations),
+                &t.destinations,
                 format!("a count or [min, max] with 1 <= min <= max <= {max_d} (nodes other than the source)"),
             ));
         }
@@ -587,14 +649,33 @@ impl Scenario {
             ));
         }
         let r = &self.run;
-        if r.cycles == 0 || r.cycles > 1_000_000_000 {
+        if r.cycles == 0 || r.cycles > MAX_CYCLES {
             return Err(InputError::new("run.cycles", r.cycles, "1 to 1e9"));
         }
-        if r.deadlock_threshold < 16 {
+        if r.warmup > MAX_CYCLES {
+            return Err(InputError::new("run.warmup", r.warmup, "0 to 1e9"));
+        }
+        if r.drain_cycles > MAX_CYCLES {
+            return Err(InputError::new(
+                "run.drain_cycles",
+                r.drain_cycles,
+                "0 to 1e9",
+            ));
+        }
+        if !(16..=MAX_CYCLES).contains(&r.deadlock_threshold) {
             return Err(InputError::new(
                 "run.deadlock_threshold",
                 r.deadlock_threshold,
-                "at least 16 cycles",
+                "16 to 1e9 cycles",
+            ));
+        }
+        if r.total_cycles().is_none() {
+            // Unreachable with the bounds above; kept so a future bound
+            // change cannot make the run end wrap around.
+            return Err(InputError::new(
+                "run.drain_cycles",
+                r.drain_cycles,
+                "warmup + cycles + drain_cycles below 2^64",
             ));
         }
         if self.timing.startup_cycles > 1_000_000 {
@@ -672,4 +753,161 @@ fn parse_link_dir(topo: &Topology, s: &str) -> InputResult<(NodeId, Dir)> {
         .find(|dd| dd.name() == d.trim())
         .ok_or_else(err)?;
     Ok((node, dir))
+}
+
+/// Where `field` (`section.key`, or `traffic.messages[i].key`) is written
+/// in the scenario text, as `line L, column C`: validation errors name the
+/// field, and this lets the command line point into the file too. A plain
+/// scan of section headers and keys, enough for the flat scenario format;
+/// `None` when the key is not written there (a default or a `--set`).
+pub fn locate(text: &str, field: &str) -> Option<String> {
+    let (section, key) = field.split_once('.')?;
+    // `messages[2].length` → the third `[[traffic.messages]]` block.
+    let (section, key, nth) = match key.split_once('[') {
+        Some((arr, rest)) => {
+            let (i, k) = rest.split_once("].")?;
+            (format!("{section}.{arr}"), k, i.parse::<usize>().ok()? + 1)
+        }
+        None => (section.to_string(), key, 0),
+    };
+    let key = key.split(['[', '.']).next()?;
+    let (mut current, mut seen) = (String::new(), 0usize);
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix("[[").and_then(|h| h.split_once("]]")) {
+            current = h.0.trim().to_string();
+            if current == section {
+                seen += 1;
+            }
+        } else if let Some(h) = t.strip_prefix('[').and_then(|h| h.split_once(']')) {
+            current = h.0.trim().to_string();
+        } else if current == section && (nth == 0 || seen == nth) {
+            let k = t.split('=').next().unwrap_or("").trim();
+            if t.contains('=') && k == key {
+                let col = line.len() - line.trim_start().len();
+                return Some(line_col(text, offset + col));
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// `line L, column C` of byte offset `at` in `text` (both from 1).
+fn line_col(text: &str, at: usize) -> String {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("line {line}, column {col}")
+}
+
+/// A TOML syntax error: where it is, the offending line and the parser's
+/// reason.
+fn syntax_error(text: &str, origin: &str, e: &toml::de::Error) -> InputError {
+    let (place, line) = match e.span() {
+        Some(sp) => {
+            let start = sp.start.min(text.len());
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+            (
+                format!("{origin} {}", line_col(text, start)),
+                text[line_start..line_end].trim().to_string(),
+            )
+        }
+        None => (origin.to_string(), String::new()),
+    };
+    let why = e.message().trim().replace('\n', "; ");
+    InputError::new(place, line, format!("valid TOML ({why})"))
+}
+
+/// A value of the wrong type, or an unknown key, as `section.key = value:
+/// allowed`. `at` says where it came from (file position or `--set`).
+fn type_error(
+    root: &toml::Table,
+    e: &serde_path_to_error::Error<toml::de::Error>,
+    at: &str,
+) -> InputError {
+    let msg = e.inner().message().trim().to_string();
+    let mut field = e.path().to_string();
+    // Find the offending value in the tree to quote it as written.
+    let mut cur: Option<&toml::Value> = None;
+    let mut table = Some(root);
+    for seg in e.path().iter() {
+        use serde_path_to_error::Segment;
+        let next = match (seg, cur) {
+            (Segment::Map { key }, None) => table.and_then(|t| t.get(key.as_str())),
+            (Segment::Map { key }, Some(v)) => v.get(key.as_str()),
+            (Segment::Seq { index }, Some(v)) => v.get(*index),
+            _ => None,
+        };
+        cur = next;
+        table = None;
+    }
+    let unknown = msg
+        .strip_prefix("unknown field `")
+        .and_then(|r| r.split_once('`'));
+    let (value, allowed) = if let Some((key, rest)) = unknown {
+        // The path normally ends with the unknown key; make sure it does.
+        let last = e.path().iter().next_back().map(|s| s.to_string());
+        if last.as_deref() != Some(key) {
+            field = if field == "." || field.is_empty() {
+                key.to_string()
+            } else {
+                format!("{field}.{key}")
+            };
+            cur = cur.and_then(|v| v.get(key)).or_else(|| root.get(key));
+        }
+        let v = cur.map_or(String::from("?"), |v| v.to_string());
+        let keys = rest
+            .trim_start_matches(", ")
+            .replace("expected one of ", "");
+        let keys = keys.replace("expected ", "");
+        (
+            v,
+            format!("a known key; this section has {keys} (docs/scenario.md){at}"),
+        )
+    } else if let Some((key, _)) = msg
+        .strip_prefix("missing field `")
+        .and_then(|r| r.split_once('`'))
+    {
+        field = format!("{field}.{key}");
+        (
+            "(missing)".to_string(),
+            format!("a value: `{key}` is required here (docs/scenario.md){at}"),
+        )
+    } else {
+        let v = cur.map_or(String::from("?"), |v| v.to_string());
+        (v, format!("{}{at}", allowed_for(&msg)))
+    };
+    InputError::new(field, value, allowed)
+}
+
+/// What serde's "expected ..." means in scenario terms, with serde's own
+/// words after it.
+fn allowed_for(msg: &str) -> String {
+    let expected = msg.rsplit_once("expected ").map_or("", |(_, x)| x);
+    let human = match expected {
+        "f64" | "f32" => "a number such as 0.01".to_string(),
+        "u64" | "u32" | "usize" | "u8" | "u16" => {
+            format!("a whole number from 0 to {}", int_max(expected))
+        }
+        "a boolean" => "true or false".to_string(),
+        "a string" => "a string in quotes, e.g. \"torus:8x8\"".to_string(),
+        "a sequence" => "a list in brackets, e.g. [\"1,1\", \"2,2\"]".to_string(),
+        x if x.starts_with("struct ") => {
+            "a section of keys (a TOML table such as [traffic])".to_string()
+        }
+        _ => return msg.to_string(),
+    };
+    format!("{human} ({msg})")
+}
+
+fn int_max(t: &str) -> u64 {
+    match t {
+        "u8" => u8::MAX as u64,
+        "u16" => u16::MAX as u64,
+        "u32" => u32::MAX as u64,
+        _ => u64::MAX,
+    }
 }

@@ -107,7 +107,10 @@ fn long_blocks_at_saturation_are_not_deadlocks() {
     assert!(!r.deadlock, "{}", r.summary());
     assert!(r.long_blocks > 100, "{}", r.summary());
     assert_eq!(r.cycles, 11_000);
-    assert_eq!(r.stop_reason, "end of drain");
+    assert_eq!(
+        r.stop_reason, "end of window",
+        "no drain: the run ends with the window"
+    );
     assert_eq!(r.router_errors + r.duplicate_deliveries + r.misdelivered, 0);
     assert_eq!(r.corrupted_flits + r.truncated_messages, 0);
 }
@@ -142,4 +145,17 @@ fn deadlock_through_empty_held_inputs_is_caught() {
             (next.router, next.input.as_str())
         );
     }
+}
+
+/// Issue 16 item 12: the deadlock report in the summary is plain text
+/// (`msg 0`, `router (1,0)`), not Rust debug text (`msg Some(0)`).
+#[test]
+fn deadlock_summary_has_no_debug_text() {
+    let (_, r) = crossing(1);
+    let s = r.summary();
+    assert!(s.contains("deadlock: router ("), "{s}");
+    for debug in ["Some(", "None", "Range(", "Fixed("] {
+        assert!(!s.contains(debug), "{debug} in\n{s}");
+    }
+    assert!(s.contains(" msg 0 ") || s.contains(" msg 1 "), "{s}");
 }

@@ -10,7 +10,8 @@
 //! memory (VmHWM) is read after each, so each reading is the peak up to and
 //! including that scenario.
 
-use crate::cli::run::load;
+use crate::cli::output::{self, Dest};
+use crate::cli::run::load_checked;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wormcast_sim::network::Network;
@@ -22,7 +23,8 @@ pub struct BenchArgs {
     /// Runs per scenario; the median wall time is reported.
     #[arg(long, default_value_t = 3)]
     pub repeat: u32,
-    /// Write the results as JSON.
+    /// Write the results as JSON (`-` for stdout; the table then goes to
+    /// stderr).
     #[arg(long)]
     pub json: Option<PathBuf>,
 }
@@ -81,9 +83,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             })
             .collect();
     }
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let mut jobs = Vec::new();
     for f in &files {
-        let sc = load(&Some(f.clone()), &[])?;
+        let sc = load_checked(&Some(f.clone()), &[])?;
         let v = sc.validate().map_err(|e| format!("{}: {e}", f.display()))?;
         jobs.push((v.topo.nodes(), sc.traffic.rate, f.clone(), sc));
     }
@@ -95,11 +98,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             jobs.push((v.topo.nodes(), sc.traffic.rate, name, sc));
         }
     }
+    // Checked before the first run (issue 16); `-` sends the table to stderr.
+    output::prepare(&[json_out.as_ref()])?;
     // Small networks first (so each peak-memory reading covers the largest
     // network so far), then by load.
     jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-    println!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | ns/flit-hop | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+    outln!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | ns/flit-hop | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
+    outln!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     let mut rows = Vec::new();
     for (n, _, f, sc) in jobs {
         let mut walls = Vec::new();
@@ -127,7 +132,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
             peak_rss_mib: peak_rss_mib(),
         };
-        println!(
+        outln!(
             "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.5} → {:.5} | {:.1} |",
             row.scenario,
             row.routers,
@@ -144,9 +149,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         );
         rows.push(row);
     }
-    if let Some(p) = &a.json {
+    if let Some(d) = &json_out {
         let text = serde_json::to_string_pretty(&rows).expect("serialises");
-        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        d.write((text + "\n").as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@
 //! (BookSim's value, ours, the ratio, the tolerance), optionally JSON and a
 //! plot of both curves; exits 1 when a point leaves its tolerance.
 
+use crate::cli::output::{self, Dest};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -54,65 +55,18 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    // Outputs are checked before the runs; `--json -` sends the table to
+    // stderr (issue 16, `output`).
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
+    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     let c = compare(&r, &loads, a.seed, &a.sets, threads).map_err(|e| e.to_string())?;
-    let text = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
-        writeln!(
-            out,
-            "BookSim2 {} ({}) vs wormcast, 16x16 XY mesh, 16-flit packets, seed {}",
-            c.reference.commit, c.reference.measured, c.seed
-        )?;
-        if !c.overrides.is_empty() {
-            writeln!(
-                out,
-                "what-if, NOT the matched network: {}",
-                c.overrides.join(" ")
-            )?;
-        }
-        writeln!(
-            out,
-            "load (flits/node/cycle)  BookSim  wormcast  ratio     tolerance  samples"
-        )?;
-        for p in &c.points {
-            writeln!(
-                out,
-                "{:>23.2}  {:>7.1}  {:>8.1}  {:>5.3}  {:>12}  {:>7}{}",
-                p.load,
-                p.booksim_latency,
-                p.wormcast_latency,
-                p.ratio,
-                p.tolerance.map_or("not compared".to_string(), |t| format!(
-                    "±{:.0} %",
-                    t * 100.0
-                )),
-                p.samples,
-                if p.within { "" } else { "  OUT" }
-            )?;
-        }
-        writeln!(
-            out,
-            "saturation throughput (flits/node/cycle, offered {SATURATION_OFFERED}): BookSim {:.4}, wormcast {:.4}, ratio {:.3} (±{:.0} %){}",
-            c.booksim_saturation,
-            c.wormcast_saturation,
-            c.saturation_ratio,
-            r.tolerance.saturation_throughput * 100.0,
-            if c.saturation_within { "" } else { "  OUT" }
-        )
-    };
-    let json_to_stdout = a.json.as_ref().is_some_and(|p| p.as_os_str() == "-");
-    if json_to_stdout {
-        text(&mut std::io::stderr()).map_err(|e| format!("cannot write the table: {e}"))?;
-    } else {
-        text(&mut std::io::stdout()).map_err(|e| format!("cannot write the table: {e}"))?;
-    }
-    if let Some(p) = &a.json {
+    // Files first, then the table (a closed stdout must not lose them).
+    if let Some(d) = &json_out {
         let s = serde_json::to_string_pretty(&c).expect("comparison serialises") + "\n";
-        if json_to_stdout {
-            print!("{s}");
-        } else {
-            std::fs::write(p, s).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        }
+        d.write(s.as_bytes())?;
     }
-    if let Some(p) = &a.plot {
+    if let Some(d) = &plot_out {
         let series = vec![
             (
                 format!("BookSim2 {}", c.reference.commit),
@@ -132,7 +86,7 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
             ),
         ];
         super::plot::panels(
-            p,
+            d,
             &[super::plot::Panel {
                 title: "16x16 XY mesh, 16-flit packets, uniform".into(),
                 x_desc: "offered load (flits/node/cycle)".into(),
@@ -142,8 +96,44 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
                 dots: true,
             }],
         )
-        .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        .map_err(|e| e.to_string())?;
     }
+    outln!(
+        "BookSim2 {} ({}) vs wormcast, 16x16 XY mesh, 16-flit packets, seed {}",
+        c.reference.commit,
+        c.reference.measured,
+        c.seed
+    );
+    if !c.overrides.is_empty() {
+        outln!(
+            "what-if, NOT the matched network: {}",
+            c.overrides.join(" ")
+        );
+    }
+    outln!("load (flits/node/cycle)  BookSim  wormcast  ratio     tolerance  samples");
+    for p in &c.points {
+        outln!(
+            "{:>23.2}  {:>7.1}  {:>8.1}  {:>5.3}  {:>12}  {:>7}{}",
+            p.load,
+            p.booksim_latency,
+            p.wormcast_latency,
+            p.ratio,
+            p.tolerance.map_or("not compared".to_string(), |t| format!(
+                "±{:.0} %",
+                t * 100.0
+            )),
+            p.samples,
+            if p.within { "" } else { "  OUT" }
+        );
+    }
+    outln!(
+        "saturation throughput (flits/node/cycle, offered {SATURATION_OFFERED}): BookSim {:.4}, wormcast {:.4}, ratio {:.3} (±{:.0} %){}",
+        c.booksim_saturation,
+        c.wormcast_saturation,
+        c.saturation_ratio,
+        r.tolerance.saturation_throughput * 100.0,
+        if c.saturation_within { "" } else { "  OUT" }
+    );
     Ok(if c.all_within() {
         ExitCode::SUCCESS
     } else {

@@ -4,6 +4,7 @@
 //! `--fig10` / `--fig11` sweep the paper's Figs. 10(2) and 11 and can plot
 //! them; `--dest-list` routes one explicit multicast and prints its tree.
 
+use crate::cli::output::{self, Dest};
 use rayon::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
@@ -48,10 +49,10 @@ pub struct FtreeArgs {
     /// Sweep step of `--fig10` / `--fig11`.
     #[arg(long, default_value_t = 10)]
     pub step: u32,
-    /// Write the sweep as an SVG plot.
+    /// Write the sweep as an SVG plot (`-` for stdout).
     #[arg(long)]
     pub plot: Option<PathBuf>,
-    /// Write the results as JSON.
+    /// Write the results as JSON (`-` for stdout).
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Route one explicit multicast: destinations `X,Y;X,Y;...` (needs a
@@ -138,8 +139,29 @@ fn run_inner(a: FtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     if a.step == 0 {
         return Err(InputError::new("step", 0, "at least 1").into());
     }
+    // Every output is checked before the trials run (issue 16).
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
+    if let Some(path) = &a.plot {
+        if !(a.fig10 || a.fig11) {
+            return Err(InputError::new("plot", path.display(), "needs --fig10 or --fig11").into());
+        }
+    }
+    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     if let Some(list) = &a.dest_list {
-        return single(&a, topo, source, list, &strats);
+        return single(&a, topo, source, list, &strats, json_out.as_ref());
+    }
+    if !(a.fig10 || a.fig11) && a.dests as u64 + a.faults as u64 + 1 > topo.nodes() as u64 {
+        return Err(InputError::new(
+            "dests",
+            a.dests,
+            format!(
+                "at most {} on this mesh with {} faults (nodes other than the source and the faulty ones)",
+                (topo.nodes() as u64).saturating_sub(a.faults as u64 + 1),
+                a.faults
+            ),
+        )
+        .into());
     }
     let points: Vec<(u32, u32)> = if a.fig10 {
         [10, 40]
@@ -182,44 +204,49 @@ fn run_inner(a: FtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         .zip(&per_point)
         .map(|(&(f, d), o)| Point::of(f, d, o))
         .collect();
-    print_table(&results, &strats);
-    if let Some(path) = &a.json {
+    // Files first: a closed stdout pipe then loses only the table.
+    if let Some(d) = &json_out {
         let doc = json!({
             "mesh": a.mesh, "trials": a.trials, "seed": a.seed,
             "source": a.source, "keep": a.keep, "points": results,
         });
-        std::fs::write(path, serde_json::to_string_pretty(&doc)?)?;
+        d.write((serde_json::to_string_pretty(&doc)? + "\n").as_bytes())?;
     }
-    if let Some(path) = &a.plot {
+    if let Some(d) = &plot_out {
         let (panels, by_faults): (Vec<u32>, bool) = if a.fig10 {
             (vec![10, 40], true)
-        } else if a.fig11 {
-            (vec![50, 100, 150], false)
         } else {
-            return Err(InputError::new("plot", path.display(), "needs --fig10 or --fig11").into());
+            (vec![50, 100, 150], false)
         };
-        plot(path, &results, &panels, by_faults, &strats)?;
+        plot(d, &results, &panels, by_faults, &strats)?;
     }
+    print_table(&results, &strats);
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_table(results: &[Point], strats: &[Strategy]) {
-    print!(
+    out!(
         "{:>6} {:>5} {:>7} {:>8}",
-        "faults", "dests", "routed", "unicast"
+        "faults",
+        "dests",
+        "routed",
+        "unicast"
     );
     for s in strats {
-        print!(
+        out!(
             " {:>8} {:>6}",
             format!("S{}", s.number()),
             format!("MU/S{}", s.number())
         );
     }
-    println!(" {:>9}", "overrides");
+    outln!(" {:>9}", "overrides");
     for p in results {
-        print!(
+        out!(
             "{:>6} {:>5} {:>7.1} {:>8.1}",
-            p.faults, p.dests, p.routed, p.unicast
+            p.faults,
+            p.dests,
+            p.routed,
+            p.unicast
         );
         let mut ov = 0;
         for s in strats {
@@ -229,10 +256,10 @@ fn print_table(results: &[Point], strats: &[Strategy]) {
             } else {
                 f64::NAN
             };
-            print!(" {:>8.1} {:>6.2}", p.traffic[i], ratio);
+            out!(" {:>8.1} {:>6.2}", p.traffic[i], ratio);
             ov += p.overrides[i];
         }
-        println!(" {ov:>9}");
+        outln!(" {ov:>9}");
     }
 }
 
@@ -242,6 +269,7 @@ fn single(
     source: SourceChoice,
     list: &str,
     strats: &[Strategy],
+    json_out: Option<&Dest>,
 ) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let SourceChoice::Fixed(src) = source else {
         return Err(InputError::new("source", "random", "a fixed `X,Y` with --dest-list").into());
@@ -252,13 +280,21 @@ fn single(
     let mut out = Vec::new();
     for &s in strats {
         let m = multicast(&mesh, src, &dests, s, a.seed)?;
-        println!(
-            "strategy {}: traffic {} (multiple unicast {}), separating points {}, unreachable {:?}",
+        outln!(
+            "strategy {}: traffic {} (multiple unicast {}), separating points {}, unreachable {}",
             s.number(),
             m.traffic,
             m.unicast_traffic,
             m.stats.separating_points,
-            m.unreachable
+            if m.unreachable.is_empty() {
+                "none".to_string()
+            } else {
+                m.unreachable
+                    .iter()
+                    .map(|c| format!("({},{})", c.0, c.1))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
         );
         for b in m.tree.branch_nodes() {
             if b.children.is_empty() && !b.destination {
@@ -269,7 +305,7 @@ fn single(
                 .iter()
                 .map(|c| format!("({},{})", c.0, c.1))
                 .collect();
-            println!(
+            outln!(
                 "  ({},{}){} -> {}",
                 b.at.0,
                 b.at.1,
@@ -287,8 +323,8 @@ fn single(
             "unreachable": m.unreachable, "not_extended_safe": m.not_extended_safe,
         }));
     }
-    if let Some(path) = &a.json {
-        std::fs::write(path, serde_json::to_string_pretty(&out)?)?;
+    if let Some(d) = json_out {
+        d.write((serde_json::to_string_pretty(&out)? + "\n").as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -296,7 +332,7 @@ fn single(
 /// One panel per destination count (Fig. 10) or fault count (Fig. 11):
 /// multiple unicast and each strategy against the swept quantity.
 fn plot(
-    path: &std::path::Path,
+    dest: &Dest,
     results: &[Point],
     panels: &[u32],
     by_faults: bool,
@@ -341,5 +377,5 @@ fn plot(
             }
         })
         .collect();
-    super::plot::panels(path, &panels)
+    super::plot::panels(dest, &panels)
 }

@@ -1,5 +1,9 @@
 //! Subcommands, one module each.
 
+// First: its `out!`/`outln!` macros are used by every subcommand.
+#[macro_use]
+pub mod output;
+
 pub mod bench;
 pub mod crosscheck;
 pub mod ftree;

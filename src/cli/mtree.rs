@@ -7,6 +7,7 @@
 //! `--thesis` compares with the means the thesis text quotes and `--fit-k`
 //! searches for the K set that would fit them best.
 
+use crate::cli::output::{self, Dest};
 use rayon::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
@@ -56,10 +57,11 @@ pub struct MtreeArgs {
     /// thesis's best.
     #[arg(long, conflicts_with = "ks")]
     pub fit_k: bool,
-    /// Write the mean curves (time, traffic, AAT against K) as an SVG plot.
+    /// Write the mean curves (time, traffic, AAT against K) as an SVG plot
+    /// (`-` for stdout).
     #[arg(long)]
     pub plot: Option<PathBuf>,
-    /// Write the results as JSON.
+    /// Write the results as JSON (`-` for stdout).
     #[arg(long)]
     pub json: Option<PathBuf>,
 }
@@ -115,8 +117,12 @@ fn run_inner(a: MtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         w => return Err(InputError::new("wraps", w, "`first` or `last`").into()),
     };
     let sampler: Sampler = a.sampler.trim().parse()?;
+    // Every output is checked before the work starts (issue 16).
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
+    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     if let Some(list) = &a.dest_list {
-        return single(&a, &grid, list, &algs, zone_links);
+        return single(&a, &grid, list, &algs, zone_links, json_out.as_ref());
     }
     if a.source.is_some() {
         return Err(InputError::new(
@@ -168,73 +174,79 @@ fn run_inner(a: MtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         "grid": grid.to_string(), "runs": a.runs, "seed": a.seed,
         "wraps": a.wraps, "sampler": sampler.name(), "curve": curve,
     });
-    if a.fit_k {
-        let fits = fit_k(&curve, &means, 5);
-        print_fits(&fits, &means);
-        doc["fits"] = json!(fits);
+    let fits = a.fit_k.then(|| fit_k(&curve, &means, 5));
+    let thesis = if a.thesis && !a.fit_k {
+        Some((compare(&curve, &means)?, ratios(&curve, &means)?))
     } else {
-        print_curve(&curve, &algs);
-        if a.thesis {
-            let rows = compare(&curve, &means)?;
-            let rat = ratios(&curve, &means)?;
-            println!(
-                "\n| figure | quantity | thesis | ours | ours/thesis |\n|---|---|---|---|---|"
+        None
+    };
+    if let Some(f) = &fits {
+        doc["fits"] = json!(f);
+    }
+    if let Some((rows, rat)) = &thesis {
+        doc["thesis"] = json!(rows);
+        doc["ratios"] = json!(rat);
+    }
+    // Files first: a closed stdout pipe then loses only the tables.
+    if let Some(d) = &json_out {
+        d.write((serde_json::to_string_pretty(&doc)? + "\n").as_bytes())?;
+    }
+    if let Some(d) = &plot_out {
+        plot(d, &grid, &curve, &algs)?;
+    }
+    if let Some(f) = &fits {
+        print_fits(f, &means);
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_curve(&curve, &algs);
+    if let Some((rows, rat)) = &thesis {
+        outln!("\n| figure | quantity | thesis | ours | ours/thesis |\n|---|---|---|---|---|");
+        for r in rows {
+            outln!(
+                "| {} | {} {} | {:.2} | {:.2} | {:.3} |",
+                r.thesis.figure,
+                r.thesis.quantity.name(),
+                r.thesis.algorithm,
+                r.thesis.value,
+                r.ours,
+                r.ratio
             );
-            for r in &rows {
-                println!(
-                    "| {} | {} {} | {:.2} | {:.2} | {:.3} |",
-                    r.thesis.figure,
-                    r.thesis.quantity.name(),
-                    r.thesis.algorithm,
-                    r.thesis.value,
-                    r.ours,
-                    r.ratio
-                );
-            }
-            println!("\n| ratio | figure | thesis | ours | ours/thesis |\n|---|---|---|---|---|");
-            for r in &rat {
-                println!(
-                    "| {} {}/{} | {} | {:.3} | {:.3} | {:.3} |",
-                    r.quantity.name(),
-                    r.numerator,
-                    r.denominator,
-                    r.figure,
-                    r.thesis,
-                    r.ours,
-                    r.ours / r.thesis
-                );
-            }
-            doc["thesis"] = json!(rows);
-            doc["ratios"] = json!(rat);
         }
-    }
-    if let Some(path) = &a.json {
-        std::fs::write(path, serde_json::to_string_pretty(&doc)?)?;
-    }
-    if let Some(path) = &a.plot {
-        plot(path, &grid, &curve, &algs)?;
+        outln!("\n| ratio | figure | thesis | ours | ours/thesis |\n|---|---|---|---|---|");
+        for r in rat {
+            outln!(
+                "| {} {}/{} | {} | {:.3} | {:.3} | {:.3} |",
+                r.quantity.name(),
+                r.numerator,
+                r.denominator,
+                r.figure,
+                r.thesis,
+                r.ours,
+                r.ours / r.thesis
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_curve(curve: &[KPoint], algs: &[Algorithm]) {
     let idx = |alg: &Algorithm| Algorithm::ALL.iter().position(|x| x == alg).unwrap();
-    print!("| K |");
+    out!("| K |");
     for q in ["traffic", "time"] {
         for alg in algs {
-            print!(" {q} {alg} |");
+            out!(" {q} {alg} |");
         }
     }
-    println!("\n|---|{}", "---|".repeat(2 * algs.len()));
+    outln!("\n|---|{}", "---|".repeat(2 * algs.len()));
     let row = |label: String, p: &KPoint| {
-        print!("| {label} |");
+        out!("| {label} |");
         for alg in algs {
-            print!(" {:.2} |", p.traffic[idx(alg)]);
+            out!(" {:.2} |", p.traffic[idx(alg)]);
         }
         for alg in algs {
-            print!(" {:.2} |", p.time[idx(alg)]);
+            out!(" {:.2} |", p.time[idx(alg)]);
         }
-        println!();
+        outln!();
     };
     for p in curve {
         row(p.k.to_string(), p);
@@ -246,13 +258,13 @@ fn print_fits(
     fits: &[wormcast_sim::meshtree::experiment::KFit],
     means: &[wormcast_sim::meshtree::experiment::ThesisMean],
 ) {
-    print!("| K set | mean K | worst \\|ratio − 1\\| |");
+    out!("| K set | mean K | worst \\|ratio − 1\\| |");
     for m in means {
-        print!(" {} {} ({}) |", m.quantity.name(), m.algorithm, m.figure);
+        out!(" {} {} ({}) |", m.quantity.name(), m.algorithm, m.figure);
     }
-    println!("\n|---|---|---|{}", "---|".repeat(means.len()));
+    outln!("\n|---|---|---|{}", "---|".repeat(means.len()));
     for f in fits {
-        print!(
+        out!(
             "| {}, {}, …, {} | {:.1} | {:.3} |",
             f.first,
             f.first + f.step,
@@ -261,9 +273,9 @@ fn print_fits(
             f.worst
         );
         for r in &f.ratios {
-            print!(" {r:.3} |");
+            out!(" {r:.3} |");
         }
-        println!();
+        outln!();
     }
 }
 
@@ -275,6 +287,7 @@ fn single(
     list: &str,
     algs: &[Algorithm],
     zone_links: ZoneLinks,
+    json_out: Option<&Dest>,
 ) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let source = match &a.source {
         Some(s) => Point::parse(grid, s, "source")?,
@@ -289,7 +302,7 @@ fn single(
     let mut out = Vec::new();
     for &alg in algs {
         let t = build_with(alg, grid, source, &dests, zone_links)?;
-        println!(
+        outln!(
             "{alg}: traffic {} (AAT {}), time {}",
             t.traffic(),
             t.additional_traffic(),
@@ -304,7 +317,7 @@ fn single(
                 .iter()
                 .map(|&c| format!("{c}@{}", t.arrival(c).unwrap_or(0)))
                 .collect();
-            println!("  {p} -> {}", kids.join(" "));
+            outln!("  {p} -> {}", kids.join(" "));
         }
         out.push(json!({
             "algorithm": alg, "traffic": t.traffic(), "aat": t.additional_traffic(),
@@ -312,8 +325,8 @@ fn single(
             "edges": t.edges().iter().map(|(p, c)| (p.to_string(), c.to_string(), t.arrival(*c))).collect::<Vec<_>>(),
         }));
     }
-    if let Some(path) = &a.json {
-        std::fs::write(path, serde_json::to_string_pretty(&out)?)?;
+    if let Some(d) = json_out {
+        d.write((serde_json::to_string_pretty(&out)? + "\n").as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -321,7 +334,7 @@ fn single(
 /// Three panels against K, one line per algorithm: time, traffic, AAT (the
 /// thesis's three chart types, §4.1.3).
 fn plot(
-    path: &std::path::Path,
+    dest: &Dest,
     grid: &Grid,
     curve: &[KPoint],
     algs: &[Algorithm],
@@ -369,5 +382,5 @@ fn plot(
             dots: false,
         })
         .collect();
-    super::plot::panels(path, &panels)
+    super::plot::panels(dest, &panels)
 }

@@ -2,8 +2,8 @@
 //! `ftree` and `mtree` reproductions draw (the `sweep` latency plot has its
 //! own log scale and saturation markers).
 
+use crate::cli::output::Dest;
 use plotters::prelude::*;
-use std::path::Path;
 
 /// One panel: a titled chart with its own axes and named series.
 pub struct Panel {
@@ -17,11 +17,20 @@ pub struct Panel {
     pub dots: bool,
 }
 
-/// Writes `panels` side by side into `path`, each 480×420 pixels; both axes
+/// Writes `panels` side by side into `dest`, each 480×420 pixels; both axes
 /// start at 0 and end 10 % above the largest y (x: the largest x, or 1 when
-/// every x is 0).
-pub fn panels(path: &Path, panels: &[Panel]) -> Result<(), Box<dyn std::error::Error>> {
-    let root = SVGBackend::new(path, (480 * panels.len().max(1) as u32, 420)).into_drawing_area();
+/// every x is 0). The SVG
+/// is drawn in memory and written in one go through `output`, so a write
+/// error is reported like any other output's.
+pub fn panels(dest: &Dest, panels: &[Panel]) -> Result<(), Box<dyn std::error::Error>> {
+    let mut svg = String::new();
+    draw(&mut svg, panels).map_err(|e| e.to_string())?;
+    Ok(dest.write(svg.as_bytes())?)
+}
+
+fn draw<'a>(svg: &'a mut String, panels: &[Panel]) -> Result<(), Box<dyn std::error::Error + 'a>> {
+    let root =
+        SVGBackend::with_string(svg, (480 * panels.len().max(1) as u32, 420)).into_drawing_area();
     root.fill(&WHITE)?;
     let areas = root.split_evenly((1, panels.len().max(1)));
     for (area, p) in areas.iter().zip(panels) {

@@ -20,7 +20,8 @@ use wormcast_sim::InputError;
 
 #[derive(clap::Args)]
 pub struct RouteArgs {
-    /// Network, `torus:KxM`.
+    /// Network: `torus:KxM` (DSTM trees, `--construction`) or `mesh:KxM`
+    /// (a mesh scheme under a mesh routing function, `--scheme`, `--routing`).
     #[arg(long)]
     pub topology: String,
     #[command(flatten)]
@@ -28,7 +29,7 @@ pub struct RouteArgs {
     /// Source node `X,Y`.
     #[arg(long)]
     pub source: String,
-    /// Destination `X,Y`; repeat for a multicast.
+    /// Destination `X,Y`; repeat for a multicast (each node once).
     #[arg(long = "dest", required = true)]
     pub dests: Vec<String>,
     /// Force tree 0 or 1 (default: DSTM policy).
@@ -54,8 +55,8 @@ pub struct RouteArgs {
     pub json: bool,
 }
 
-/// `--source` and the distinct `--dest` nodes (in the order given), none
-/// equal to the source.
+/// `--source` and the `--dest` nodes (in the order given), none equal to
+/// the source and none repeated.
 fn endpoints(topo: &Topology, a: &RouteArgs) -> Result<(NodeId, Vec<NodeId>), InputError> {
     let source = topo.parse_node(&a.source, "source")?;
     let mut dests: Vec<NodeId> = Vec::with_capacity(a.dests.len());
@@ -68,9 +69,14 @@ fn endpoints(topo: &Topology, a: &RouteArgs) -> Result<(NodeId, Vec<NodeId>), In
                 "destinations must differ from the source",
             ));
         }
-        if !dests.contains(&v) {
-            dests.push(v);
+        if dests.contains(&v) {
+            return Err(InputError::new(
+                "dest",
+                d,
+                "each destination once (this one is repeated)",
+            ));
         }
+        dests.push(v);
     }
     Ok((source, dests))
 }
@@ -160,7 +166,7 @@ fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
             "seed": a.seed,
             "headers": heads.iter().map(|h| {
                 let n = head_node(h.node);
-                json!({"node": h.node, "x": coord(n)[0], "y": coord(n)[1],
+                json!({"node": n, "label": h.node, "x": coord(n)[0], "y": coord(n)[1],
                        "c": h.c, "o": h.o, "s": h.s, "class": h.class})
             }).collect::<Vec<_>>(),
             "links": w.links.iter().map(|&(u, d)| json!({"x": coord(u)[0], "y": coord(u)[1], "port": d.name()})).collect::<Vec<_>>(),
@@ -168,37 +174,46 @@ fn go(a: RouteArgs) -> Result<ExitCode, InputError> {
             "path_len": w.path_len.iter().map(|&(d, l)| json!({"x": coord(d)[0], "y": coord(d)[1], "hops": l})).collect::<Vec<_>>(),
             "hops": w.hops,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("topology {topo}, construction {named}");
-        println!("tree {tree} ({why})");
-        println!("header flits (in order):");
-        println!("  {:>5} {:>7}  C  O(+x-x+y-y)  S", "node", "(x,y)");
+        outln!("topology {topo}, construction {named}");
+        outln!("tree {tree} ({why})");
+        outln!("header flits (in order):");
+        // `node` is the node id of docs/conventions.md (y·K + x); the
+        // header's Node field carries the tree label, shown beside it.
+        outln!(
+            "  {:>5} {:>7} {:>5}  C  O(+x-x+y-y)  S",
+            "node",
+            "(x,y)",
+            "label"
+        );
         for h in &heads {
-            let (x, y) = topo.coord(head_node(h.node));
+            let n = head_node(h.node);
+            let (x, y) = topo.coord(n);
             let o: String = (0..4)
                 .map(|i| if h.o >> i & 1 == 1 { '1' } else { '0' })
                 .collect();
-            println!(
-                "  {:>5} {:>7}  {}  {:>11}  {}",
-                h.node,
+            outln!(
+                "  {:>5} {:>7} {:>5}  {}  {:>11}  {}",
+                n,
                 format!("({x},{y})"),
+                h.node,
                 h.c as u8,
                 o,
                 h.s as u8
             );
         }
-        println!("links used ({}):", w.links.len());
+        outln!("links used ({}):", w.links.len());
         for &(u, d) in &w.links {
             let (x, y) = topo.coord(u);
-            println!("  ({x},{y}) {d}");
+            outln!("  ({x},{y}) {d}");
         }
-        println!("delivered:");
+        outln!("delivered:");
         for &(d, l) in &w.path_len {
             let (x, y) = topo.coord(d);
-            println!("  ({x},{y}) after {l} hops");
+            outln!("  ({x},{y}) after {l} hops");
         }
-        println!("hop count {}", w.hops);
+        outln!("hop count {}", w.hops);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -336,9 +351,9 @@ fn mesh(a: RouteArgs) -> Result<ExitCode, InputError> {
             "unreachable": plan.unreachable.iter().map(|&d| xy(d)).collect::<Vec<_>>(),
             "class": plan.class, "worms": worms_json,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!(
+        outln!(
             "topology {topo}, routing {}, scheme {}: {} worm(s), class {}",
             kind.name(),
             scheme.name(),
@@ -351,9 +366,9 @@ fn mesh(a: RouteArgs) -> Result<ExitCode, InputError> {
                 .iter()
                 .map(|&n| format!("({},{})", xy(n)[0], xy(n)[1]))
                 .collect();
-            println!("unreachable (no fault-free minimal path): {}", u.join(" "));
+            outln!("unreachable (no fault-free minimal path): {}", u.join(" "));
         }
-        print!("{text}");
+        out!("{text}");
     }
     Ok(ExitCode::SUCCESS)
 }

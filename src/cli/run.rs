@@ -1,6 +1,7 @@
 //! `wormcast run`: simulate a scenario and report.
 
 use crate::cli::interrupt::{self, requested as interrupted};
+use crate::cli::output::{self, Dest};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,11 +21,12 @@ pub struct RunArgs {
     /// Write the full report as JSON to this file (`-` for stdout).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Print nothing but errors (and the JSON if it goes to stdout).
+    /// Print nothing but errors (and the outputs that go to stdout). With an
+    /// output `-` the summary goes to stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Write the registers of the chosen routers as a VCD waveform (GTKWave);
-    /// 1 cycle = 1 time unit. See docs/waveforms.md.
+    /// Write the registers of the chosen routers as a VCD waveform (GTKWave;
+    /// `-` for stdout); 1 cycle = 1 time unit. See docs/waveforms.md.
     #[arg(long, value_name = "OUT.vcd")]
     pub vcd: Option<PathBuf>,
     /// Routers to dump: `all` or `X,Y;X,Y;...` (default: all on networks of
@@ -35,7 +37,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "A..B", requires = "vcd")]
     pub vcd_window: Option<String>,
     /// Write one CSV row per message (creation, injection and every
-    /// destination's delivery time).
+    /// destination's delivery time; `-` for stdout).
     #[arg(long, value_name = "OUT.csv")]
     pub messages: Option<PathBuf>,
     /// `native` (the cycle model) or `verilator`: the generated Verilog of
@@ -70,17 +72,69 @@ pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, Str
     Scenario::from_toml(&text, sets, &origin).map_err(|e| e.to_string())
 }
 
+/// `load` plus validation; a bad value written in the file is reported
+/// with its line and column (issue 16), one set by `--set` with the flag.
+pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
+    let sc = load(scenario, sets)?;
+    if let Err(e) = sc.validate() {
+        return Err(match scenario {
+            Some(p) => locate_error(
+                e,
+                &std::fs::read_to_string(p).unwrap_or_default(),
+                &p.display().to_string(),
+                sets,
+            ),
+            None => locate_error(e, "", "", sets),
+        });
+    }
+    Ok(sc)
+}
+
+/// A validation error with where its field was given: the last `--set` of
+/// that key, or its line in the scenario file.
+pub fn locate_error(
+    e: wormcast_sim::InputError,
+    text: &str,
+    origin: &str,
+    sets: &[String],
+) -> String {
+    let set = sets.iter().rev().find(|s| {
+        s.split_once('=').is_some_and(|(k, _)| {
+            e.field == k.trim() || e.field.starts_with(&format!("{}[", k.trim()))
+        })
+    });
+    match (set, wormcast_sim::scenario::locate(text, &e.field)) {
+        (Some(s), _) => format!("{e} (from --set {s})"),
+        (None, Some(at)) => format!("{e} ({origin}, {at})"),
+        (None, None) => e.to_string(),
+    }
+}
+
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
-    let sc = load(&a.scenario, &a.sets)?;
+    let sc = load_checked(&a.scenario, &a.sets)?;
     if a.dump_scenario {
         sc.validate().map_err(|e| e.to_string())?;
-        print!(
+        out!(
             "{}",
             toml::to_string(&sc).map_err(|e| format!("cannot print scenario: {e}"))?
         );
         return Ok(ExitCode::SUCCESS);
     }
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+    // Every output is checked before simulating (issue 16): a bad path
+    // costs nothing, and `-` sends the summary to stderr.
+    let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let messages = a.messages.as_deref().map(|p| Dest::new("CSV", p));
+    let vcd = a.vcd.as_deref().map(|p| Dest::new("VCD", p));
+    let vcd_opts = match &vcd {
+        Some(_) => Some((
+            waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
+                .map_err(|e| e.to_string())?,
+            waves::parse_window(a.vcd_window.as_deref()).map_err(|e| e.to_string())?,
+        )),
+        None => None,
+    };
+    output::prepare(&[json.as_ref(), messages.as_ref(), vcd.as_ref()])?;
     if a.engine == Engine::Verilator {
         let cache = wormcast_rtl::verilated::default_cache_dir();
         let info = wormcast_rtl::verilated::attach(&mut net, &cache)
@@ -101,28 +155,38 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     }
     interrupt::install();
     let progress = Progress::new(&sc, a.quiet);
-    let report = match &a.vcd {
-        None => net.run(&mut |n| progress.tick(n) && !interrupted()),
-        Some(path) => run_with_vcd(&mut net, path, &a, &progress)?,
+    let mut errors = Vec::new();
+    let report = match (&vcd, vcd_opts) {
+        (Some(d), Some((routers, window))) => {
+            let (r, e) = run_with_vcd(&mut net, d, &routers, window, &progress)?;
+            errors.extend(e);
+            r
+        }
+        _ => net.run(&mut |n| progress.tick(n) && !interrupted()),
     };
     progress.done();
-    if let Some(path) = &a.json {
+    // Files first, then the summary: a closed stdout pipe ends the program
+    // after everything asked for is on disk.
+    if let Some(d) = &json {
         let text = serde_json::to_string_pretty(&report).expect("report serialises");
-        if path.as_os_str() == "-" {
-            println!("{text}");
-        } else {
-            std::fs::write(path, text + "\n")
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if let Err(e) = d.write((text + "\n").as_bytes()) {
+            errors.push(e);
         }
     }
-    if let Some(path) = &a.messages {
-        let f = std::fs::File::create(path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        wormcast_sim::network::records::write_csv(&net, std::io::BufWriter::new(f))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(d) = &messages {
+        let r = d.writer().and_then(|w| {
+            wormcast_sim::network::records::write_csv(&net, w).map_err(|e| d.stream_error(e))
+        });
+        if let Err(e) = r {
+            errors.push(e);
+        }
     }
     if !a.quiet {
-        print!("{}", report.summary());
+        out!("{}", report.summary());
+    }
+    if !errors.is_empty() {
+        // The summary above still shows what was simulated.
+        return Err(errors.join("\nerror: "));
     }
     if let Some(m) = &report.engine_mismatch {
         eprintln!("error: the generated Verilog differs from the native model: {m}");
@@ -151,24 +215,22 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// Runs `net` with a VCD writer in its `observe` callback. Options are
-/// checked before the file is created, so a typo leaves no empty file. A
+/// Runs `net` with a VCD writer in its `observe` callback. Its options are
+/// checked (in `run`) before the file is created, so a typo leaves no empty
+/// file. A
 /// write error stops the run (there is no point simulating on without the
-/// waveform that was asked for) and is reported after the summary; the file
-/// is finished and flushed however the run ended, deadlock included.
+/// waveform that was asked for) and is returned beside the report, so the
+/// other outputs and the summary are still written; the file is finished
+/// and flushed however the run ended, deadlock included.
 fn run_with_vcd(
     net: &mut Network,
-    path: &PathBuf,
-    a: &RunArgs,
+    dest: &Dest,
+    routers: &[wormcast_sim::topology::NodeId],
+    window: waves::Window,
     progress: &Progress,
-) -> Result<Report, String> {
-    let routers = waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
-        .map_err(|e| e.to_string())?;
-    let window = waves::parse_window(a.vcd_window.as_deref()).map_err(|e| e.to_string())?;
-    let io_err = |e: std::io::Error| format!("cannot write VCD {}: {e}", path.display());
-    let file = std::fs::File::create(path).map_err(io_err)?;
-    let mut w = VcdWriter::new(&net.fabric, &routers, window, std::io::BufWriter::new(file))
-        .map_err(io_err)?;
+) -> Result<(Report, Option<String>), String> {
+    let io_err = |e: std::io::Error| dest.stream_error(e);
+    let mut w = VcdWriter::new(&net.fabric, routers, window, dest.writer()?).map_err(io_err)?;
     let mut err = w.sample(&net.fabric).err();
     let report = net.run(&mut |n| {
         if err.is_none() {
@@ -177,13 +239,7 @@ fn run_with_vcd(
         progress.tick(n) && err.is_none() && !interrupted()
     });
     let finished = w.finish();
-    if let Some(e) = err.or(finished.err()) {
-        if !a.quiet {
-            print!("{}", report.summary());
-        }
-        return Err(io_err(e));
-    }
-    Ok(report)
+    Ok((report, err.or(finished.err()).map(io_err)))
 }
 
 /// A progress bar on stderr for long runs; nothing when stderr is not a
@@ -194,7 +250,7 @@ struct Progress {
 
 impl Progress {
     fn new(sc: &Scenario, quiet: bool) -> Progress {
-        let total = sc.run.warmup + sc.run.cycles;
+        let total = sc.run.window_end().unwrap_or(u64::MAX);
         let show = !quiet && std::io::stderr().is_terminal() && total >= 200_000;
         let bar = show.then(|| {
             let b = indicatif::ProgressBar::new(total);

@@ -15,6 +15,7 @@
 //! JSON and the plot, marked incomplete.
 
 use crate::cli::interrupt;
+use crate::cli::output::{self, Dest};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -43,13 +44,14 @@ pub struct SweepArgs {
     /// Extra scenario overrides, applied to every point.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
-    /// Write all points as JSON.
+    /// Write all points as JSON (`-` for stdout; the table then goes to
+    /// stderr).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Plot mean latency against offered load as SVG.
+    /// Plot mean latency against offered load as SVG (`-` for stdout).
     #[arg(long)]
     pub plot: Option<PathBuf>,
-    /// Worker threads (default: all cores).
+    /// Worker threads, at least 1 (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
     /// No progress bar.
@@ -170,10 +172,18 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             sets.push(format!("traffic.rate={l}"));
             let sc = wormcast_sim::scenario::Scenario::from_toml(&base_text, &sets, &origin)
                 .map_err(|e| e.to_string())?;
-            sc.validate().map_err(|e| e.to_string())?;
+            sc.validate()
+                .map_err(|e| crate::cli::run::locate_error(e, &base_text, &origin, &a.sets))?;
             jobs.push((s.clone(), l, sc));
         }
     }
+    if a.threads == Some(0) {
+        return Err("invalid --threads = `0`: at least 1 (omit it to use every core)".into());
+    }
+    // Every output is checked before any point runs (issue 16).
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+    let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
+    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     interrupt::install();
     let pb = if a.quiet {
         ProgressBar::hidden()
@@ -227,22 +237,29 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         .iter()
         .all(|p| p.as_ref().is_some_and(|p| p.complete));
     let points: Vec<Point> = points.drain(..).flatten().collect();
-    if let Some(p) = &a.json {
+    // Files first, then the table; a failed file write still shows the
+    // table before the error.
+    let mut errors = Vec::new();
+    if let Some(d) = &json_out {
         let out = SweepOut {
             scenario: origin.clone(),
             complete,
             points: &points,
         };
         let text = serde_json::to_string_pretty(&out).expect("serialises");
-        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        if let Err(e) = d.write((text + "\n").as_bytes()) {
+            errors.push(e);
+        }
     }
-    if let Some(p) = &a.plot {
-        plot(p, &points, &origin).map_err(|e| format!("cannot write plot {}: {e}", p.display()))?;
+    if let Some(d) = &plot_out {
+        if let Err(e) = plot(d, &points, &origin) {
+            errors.push(format!("cannot write {}: {e}", d.name()));
+        }
     }
-    println!("| scheme | load | mean latency | p99 | accepted | saturated | deadlock | stop |");
-    println!("|---|---:|---:|---:|---:|---|---|---|");
+    outln!("| scheme | load | mean latency | p99 | accepted | saturated | deadlock | stop |");
+    outln!("|---|---:|---:|---:|---:|---|---|---|");
     for p in &points {
-        println!(
+        outln!(
             "| {} | {} | {:.1} | {} | {:.5} | {} | {} | {} |",
             p.scheme,
             p.load,
@@ -253,6 +270,9 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             p.deadlock,
             p.stop_reason
         );
+    }
+    if !errors.is_empty() {
+        return Err(errors.join("\nerror: "));
     }
     if !complete {
         eprintln!(
@@ -272,9 +292,20 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
 
 /// Mean latency (log scale) against offered load, one line per scheme;
 /// saturated points are drawn hollow.
-fn plot(path: &PathBuf, points: &[Point], title: &str) -> Result<(), Box<dyn std::error::Error>> {
+fn plot(dest: &Dest, points: &[Point], title: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let mut svg = String::new();
+    draw(&mut svg, points, title).map_err(|e| e.to_string())?;
+    Ok(dest.write(svg.as_bytes())?)
+}
+
+/// Draws the SVG in memory; `plot` writes it through `output`.
+fn draw<'a>(
+    svg: &'a mut String,
+    points: &[Point],
+    title: &str,
+) -> Result<(), Box<dyn std::error::Error + 'a>> {
     use plotters::prelude::*;
-    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (900, 600)).into_drawing_area();
     root.fill(&WHITE)?;
     let xmax = points.iter().map(|p| p.load).fold(0.0, f64::max) * 1.05;
     let ymin = points

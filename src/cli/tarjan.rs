@@ -64,8 +64,8 @@ pub fn tarjan_table(
             "at least 1 random edge order (the paper uses 500)",
         ));
     }
-    println!("| √N | DSTM-1 CD | DSTM-2 CD | RT min CD | RT mean CD | RT min / DSTM-1 | RT min / DSTM-2 | RT mean / DSTM-1 | RT mean / DSTM-2 | DSTM-1 AD | DSTM-2 AD | RT min AD | RT mean AD | RT mean AD / DSTM-1 | RT mean AD / DSTM-2 | RT max children | RT path CD / AD | best trial | average trial (CD / AD) | s |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    outln!("| √N | DSTM-1 CD | DSTM-2 CD | RT min CD | RT mean CD | RT min / DSTM-1 | RT min / DSTM-2 | RT mean / DSTM-1 | RT mean / DSTM-2 | DSTM-1 AD | DSTM-2 AD | RT min AD | RT mean AD | RT mean AD / DSTM-1 | RT mean AD / DSTM-2 | RT max children | RT path CD / AD | best trial | average trial (CD / AD) | s |");
+    outln!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let (mut xs, mut a1s, mut a2s, mut ats) = (vec![], vec![], vec![], vec![]);
     for s in sizes {
         let start = Instant::now();
@@ -90,7 +90,7 @@ pub fn tarjan_table(
         };
         let (c1, c2) = (m1.combined_diameter as f64, m2.combined_diameter as f64);
         let (a1, a2) = (m1.average_distance, m2.average_distance);
-        println!(
+        outln!(
             "| {s} | {c1} | {c2} | {} | {:.2} | {:.3} | {:.3} | {:.3} | {:.3} | {a1:.3} | {a2:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {path} | #{} | #{} ({} / {:.3}) | {:.1} |",
             su.min_cd,
             su.mean_cd,
@@ -116,8 +116,8 @@ pub fn tarjan_table(
     }
     if xs.len() >= 2 {
         let (k1, k2, kt) = (slope(&xs, &a1s), slope(&xs, &a2s), slope(&xs, &ats));
-        println!();
-        println!(
+        outln!();
+        outln!(
             "AD slope per unit of √N (least squares): DSTM-1 {k1:.4}, DSTM-2 {k2:.4}, RT mean {kt:.4}; RT grows {:.1}% faster than DSTM-1 and {:.1}% faster than DSTM-2",
             100.0 * (kt / k1 - 1.0),
             100.0 * (kt / k2 - 1.0)
@@ -147,7 +147,7 @@ pub fn fault_table(range: &str, step: u32, trials: u32, seed: u64) -> Result<Exi
         )?));
     }
     for named in [Named::Dstm1, Named::Dstm2] {
-        println!(
+        outln!(
             "### {}",
             if named == Named::Dstm1 {
                 "DSTM-1"
@@ -155,14 +155,14 @@ pub fn fault_table(range: &str, step: u32, trials: u32, seed: u64) -> Result<Exi
                 "DSTM-2"
             }
         );
-        println!();
-        println!("| √N | CD no fault | global mean CD | global max CD | local mean CD | local max CD | AD no fault | global mean AD | global max AD | local mean AD | local max AD | RT no fault: min CD / mean AD | unused-link trials |");
-        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        outln!();
+        outln!("| √N | CD no fault | global mean CD | global max CD | local mean CD | local max CD | AD no fault | global mean AD | global max AD | local mean AD | local max AD | RT no fault: min CD / mean AD | unused-link trials |");
+        outln!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (&s, rt) in sizes.iter().zip(&rts) {
             let p = dstm(s, named)?;
             let m = metrics(&p.trees);
             let f = fault_trials(&p.trees, seed, trials)?;
-            println!(
+            outln!(
                 "| {s} | {} | {:.2} | {} | {:.2} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} / {:.3} | {} |",
                 m.combined_diameter,
                 f.global.mean_cd,
@@ -179,7 +179,7 @@ pub fn fault_table(range: &str, step: u32, trials: u32, seed: u64) -> Result<Exi
                 f.unused_hits
             );
         }
-        println!();
+        outln!();
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -200,7 +200,7 @@ pub fn show(topology: &str, spec: TarjanSpec, as_json: bool) -> Result<ExitCode,
         .map(|&e| super::trees::edge_name(&topo, e))
         .collect();
     if as_json {
-        println!(
+        outln!(
             "{}",
             json!({
                 "topology": topo.to_string(),
@@ -227,9 +227,9 @@ pub fn show(topology: &str, spec: TarjanSpec, as_json: bool) -> Result<ExitCode,
             (
                 "roots",
                 format!(
-                    "centroid: T1 {:?}, T2 {:?}",
-                    xy(p.trees[0].root),
-                    xy(p.trees[1].root)
+                    "centroid: T1 {}, T2 {}",
+                    super::trees::pt(xy(p.trees[0].root)),
+                    super::trees::pt(xy(p.trees[1].root))
                 ),
             ),
             (
@@ -250,7 +250,7 @@ pub fn show(topology: &str, spec: TarjanSpec, as_json: bool) -> Result<ExitCode,
             ),
         ];
         for (k, v) in rows {
-            println!("{k:<18} {v}");
+            outln!("{k:<18} {v}");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -140,6 +140,11 @@ fn xy(topo: &Topology, n: NodeId) -> [u32; 2] {
     [x, y]
 }
 
+/// A node as `(x,y)`, the way every table prints it.
+pub fn pt([x, y]: [u32; 2]) -> String {
+    format!("({x},{y})")
+}
+
 /// `H(i,j)` / `V(i,j)` name of an edge (paper 000 §4).
 pub fn edge_name(topo: &Topology, e: EdgeId) -> String {
     let n = topo.nodes();
@@ -208,7 +213,7 @@ pub fn run(a: TreesArgs) -> Result<ExitCode, String> {
             "tied_pairs": m.tied_pairs,
             "pairs": m.pairs,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
         let rows: Vec<(&str, String)> = vec![
             ("topology", topo.to_string()),
@@ -216,14 +221,14 @@ pub fn run(a: TreesArgs) -> Result<ExitCode, String> {
             ("method (T1/T2)", c.method.to_string()),
             (
                 "R1, R2",
-                format!("{:?}, {:?}", xy(&topo, c.r1), xy(&topo, c.r2)),
+                format!("{}, {}", pt(xy(&topo, c.r1)), pt(xy(&topo, c.r2))),
             ),
             (
                 "roots",
                 format!(
-                    "{root_choice}: T1 {:?}, T2 {:?}",
-                    xy(&topo, roots[0]),
-                    xy(&topo, roots[1])
+                    "{root_choice}: T1 {}, T2 {}",
+                    pt(xy(&topo, roots[0])),
+                    pt(xy(&topo, roots[1]))
                 ),
             ),
             ("spanning", ch.spanning.to_string()),
@@ -258,7 +263,7 @@ pub fn run(a: TreesArgs) -> Result<ExitCode, String> {
             ),
         ];
         for (k, v) in rows {
-            println!("{k:<18} {v}");
+            outln!("{k:<18} {v}");
         }
     }
     let ok = ch.spanning && ch.edge_disjoint && ch.unused.len() == 2 && ch.max_children <= 2;
@@ -299,8 +304,8 @@ fn table(range: &str) -> Result<ExitCode, InputError> {
     if lo < 2 || lo > hi || hi > wormcast_sim::topology::MAX_SIDE {
         return Err(err());
     }
-    println!("| √N | DSTM-1 CD | Thm 5.1 (2√N−1) | ratio | DSTM-1 AD | DSTM-2 CD | Thm 5.2 (2√N−2) | ratio | DSTM-2 AD | DSTM-2 no Fig. 5: CD / AD | DSTM-2 Fig. 5 keep-half: CD / AD | DSTM-2 R2 offset ⌈√N/4⌉: CD |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    outln!("| √N | DSTM-1 CD | Thm 5.1 (2√N−1) | ratio | DSTM-1 AD | DSTM-2 CD | Thm 5.2 (2√N−2) | ratio | DSTM-2 AD | DSTM-2 no Fig. 5: CD / AD | DSTM-2 Fig. 5 keep-half: CD / AD | DSTM-2 R2 offset ⌈√N/4⌉: CD |");
+    outln!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let dflt = Fig5Split::MoveHalfUp;
     for s in lo..=hi {
         // R1 = (0,0) throughout; roots never change tree distances, only the
@@ -320,7 +325,7 @@ fn table(range: &str) -> Result<ExitCode, InputError> {
             Named::Dstm2.construction(t, 0, Some(t.id(0, s.div_ceil(4) % s)))
         })?;
         let (t1, t2) = (2 * s - 1, 2 * s - 2);
-        println!(
+        outln!(
             "| {s} | {c1} | {t1} | {:.3} | {a1:.3} | {c2} | {t2} | {:.3} | {a2:.3} | {c2n} / {a2n:.3} | {c2u} / {a2u:.3} | {c2c} |",
             c1 as f64 / t1 as f64,
             c2 as f64 / t2 as f64

@@ -224,7 +224,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     });
     let text = serde_json::to_string_pretty(&manifest).expect("JSON") + "\n";
     std::fs::write(a.out.join("manifest.json"), text).map_err(io)?;
-    println!(
+    outln!(
         "wrote {} ({} lines) and manifest.json to {}",
         file,
         g.verilog.lines().count(),

@@ -232,14 +232,15 @@ impl Fabric {
                         // (snake label or packed x,y); name the node too.
                         let at = mesh::node_of_address(self.params.routing, &self.topo, h.node)
                             .map_or("no such node".to_string(), |n| {
-                                format!("{:?}", self.topo.coord(n))
+                                let (x, y) = self.topo.coord(n);
+                                format!("({x},{y})")
                             });
                         format!(
                             "HEAD node={} {at} c={} o={:04b} s={} class={}",
                             h.node, h.c as u8, h.o, h.s as u8, h.class
                         )
                     }
-                    Some((_, k)) => format!("{k:?}"),
+                    Some((_, k)) => format!("{k:?}").to_uppercase(),
                 };
                 WaitingWorm {
                     router: self.topo.coord(r as u32),

@@ -165,7 +165,8 @@ impl Network {
             arrivals: BinaryHeap::new(),
             rngs,
             script_next: 0,
-            gen_until: scenario.run.warmup + scenario.run.cycles,
+            // Validated: the checked sums exist (bounded by 3e9 cycles).
+            gen_until: scenario.run.window_end().unwrap_or(u64::MAX),
             window_flits: 0,
             deadlock: None,
             long_blocks: 0,
@@ -212,7 +213,7 @@ impl Network {
 
     fn window(&self) -> (u64, u64) {
         let r = &self.scenario.run;
-        (r.warmup, r.warmup + r.cycles)
+        (r.warmup, r.window_end().unwrap_or(u64::MAX))
     }
 
     /// Geometric inter-arrival time: the discrete-time Poisson process with
@@ -845,9 +846,15 @@ impl Network {
     pub fn run(&mut self, observe: &mut dyn FnMut(&Network) -> bool) -> stats::Report {
         let wall = std::time::Instant::now();
         let (_, w1) = self.window();
-        let end = w1 + self.scenario.run.drain_cycles;
+        let end = self.scenario.run.total_cycles().unwrap_or(u64::MAX);
         let check = (self.scenario.run.deadlock_threshold / 2).max(8);
-        self.stop_reason = "end of drain".into();
+        // Without a drain the run ends with the window: no "end of drain".
+        self.stop_reason = if self.scenario.run.drain_cycles == 0 {
+            "end of window"
+        } else {
+            "end of drain"
+        }
+        .into();
         while self.cycle() < end {
             self.step();
             if self.twin_mismatch.is_some() {

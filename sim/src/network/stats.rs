@@ -47,8 +47,17 @@ pub struct Report {
     /// Cycles simulated.
     pub cycles: u64,
     pub stop_reason: String,
+    /// Warm-up and measurement window as simulated (an interrupted or
+    /// deadlocked run reports what it reached, not what was planned).
     pub warmup_cycles: u64,
     pub window_cycles: u64,
+    /// The window the scenario asked for (summary only).
+    #[serde(skip)]
+    pub planned_window_cycles: u64,
+    /// The traffic settings in words (summary only; the JSON has the
+    /// scenario for them).
+    #[serde(skip)]
+    pub traffic: String,
     pub injected_messages: u64,
     pub delivered_messages: u64,
     /// Messages never fully delivered although the network ran empty.
@@ -205,8 +214,10 @@ impl Report {
             seed: net.scenario.traffic.seed,
             cycles,
             stop_reason: net.stop_reason.clone(),
-            warmup_cycles: w0,
-            window_cycles: w1 - w0,
+            warmup_cycles: w0.min(cycles),
+            window_cycles: w1.min(cycles).saturating_sub(w0),
+            planned_window_cycles: w1 - w0,
+            traffic: traffic_words(net),
             injected_messages: net.msgs.iter().filter(|m| m.injected != u64::MAX).count() as u64,
             delivered_messages: delivered,
             lost_messages: if empty { unfinished } else { 0 },
@@ -284,7 +295,8 @@ impl Report {
             && self.corrupted_flits == 0
     }
 
-    /// Human-readable summary.
+    /// Human-readable summary. Message counts are whole messages, rates
+    /// say their unit (msgs or flits per node per cycle).
     pub fn summary(&self) -> String {
         let mut s = String::new();
         use std::fmt::Write;
@@ -293,14 +305,28 @@ impl Report {
             "wormcast run: {} {}, seed {}",
             self.topology, self.construction, self.seed
         );
+        if !self.traffic.is_empty() {
+            let _ = writeln!(s, "  traffic               {}", self.traffic);
+        }
+        let window = if self.window_cycles < self.planned_window_cycles {
+            format!(
+                "window {} of {} planned",
+                self.window_cycles, self.planned_window_cycles
+            )
+        } else {
+            format!("window {}", self.window_cycles)
+        };
         let _ = writeln!(
             s,
-            "  cycles simulated      {} ({}; warm-up {}, window {})",
-            self.cycles, self.stop_reason, self.warmup_cycles, self.window_cycles
+            "  cycles simulated      {} ({}; warm-up {}, {window})",
+            self.cycles, self.stop_reason, self.warmup_cycles
         );
+        // Created = delivered + lost + unfinished; "unfinished" includes
+        // messages still queued at their source, never injected.
+        let created = self.delivered_messages + self.lost_messages + self.unfinished_messages;
         let _ = writeln!(
             s,
-            "  messages              {} injected, {} delivered, {} lost, {} unfinished",
+            "  messages              {created} created, {} injected, {} delivered, {} lost, {} unfinished (queued or in flight)",
             self.injected_messages,
             self.delivered_messages,
             self.lost_messages,
@@ -308,7 +334,7 @@ impl Report {
         );
         let _ = writeln!(
             s,
-            "  scoreboard            {} duplicates, {} misdelivered, {} corrupted, {} truncated",
+            "  scoreboard            {} duplicates, {} misdelivered, {} corrupted flits, {} truncated messages",
             self.duplicate_deliveries,
             self.misdelivered,
             self.corrupted_flits,
@@ -346,11 +372,18 @@ impl Report {
             ("unicast", &self.latency_unicast),
             ("multicast", &self.latency_multicast),
         ] {
-            let _ = writeln!(
-                s,
-                "  latency {:<10}    n={} mean {:.1} p50 {} p99 {} max {} cycles",
-                name, l.count, l.mean, l.p50, l.p99, l.max
-            );
+            if l.count == 0 {
+                let _ = writeln!(
+                    s,
+                    "  latency {name:<10}    no samples (no such message created in the window and finished)"
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "  latency {:<10}    n={} messages, mean {:.1} p50 {} p99 {} max {} cycles",
+                    name, l.count, l.mean, l.p50, l.p99, l.max
+                );
+            }
         }
         let _ = writeln!(
             s,
@@ -362,7 +395,7 @@ impl Report {
         let _ = writeln!(s, "  throughput            {:.4} flits/node/cycle (per-source msgs/cycle min {:.5}, median {:.5})", self.throughput_flits_per_node_cycle, self.source_throughput_min, self.source_throughput_median);
         let _ = writeln!(
             s,
-            "  link utilisation      mean {:.3}, max {:.3}",
+            "  link utilisation      mean {:.3}, max {:.3} flits/link/cycle",
             self.link_utilisation_mean, self.link_utilisation_max
         );
         let _ = writeln!(
@@ -371,20 +404,51 @@ impl Report {
             self.wall_seconds,
             self.router_cycles_per_second / 1e6
         );
+        let msg = |m: Option<u32>| m.map_or("?".to_string(), |m| m.to_string());
         for w in &self.deadlock_cycle {
             let _ = writeln!(
                 s,
-                "  deadlock: router {:?} {} msg {:?} [{}; {}] waits for router {:?} {} msg {:?}",
-                w.router,
+                "  deadlock: router ({},{}) {} msg {} [{}; {}] waits for router ({},{}) {} msg {}",
+                w.router.0,
+                w.router.1,
                 w.input,
-                w.message,
+                msg(w.message),
                 w.state,
                 w.head_flit,
-                w.waits_for_router,
+                w.waits_for_router.0,
+                w.waits_for_router.1,
                 w.waits_for_input,
-                w.waits_for_message
+                msg(w.waits_for_message)
             );
         }
         s
+    }
+}
+
+/// The traffic settings of the run in words, units included.
+fn traffic_words(net: &Network) -> String {
+    use crate::scenario::Pattern;
+    let t = &net.scenario.traffic;
+    let length = if t.length_max > t.length {
+        format!("{}..{} data flits", t.length, t.length_max)
+    } else {
+        format!("{} data flits", t.length)
+    };
+    match net.v.pattern {
+        Pattern::None => "none".to_string(),
+        Pattern::Scripted => format!("scripted, {} messages", net.v.scripted.len()),
+        Pattern::Poisson => {
+            let (a, b) = net.v.dest_range;
+            let dests = if a == b {
+                format!("{a}")
+            } else {
+                format!("{a}..{b}")
+            };
+            format!(
+                "poisson, rate {} msgs/node/cycle, {:.0} % multicast to {dests} destinations, {length} per message",
+                t.rate,
+                t.multicast_fraction * 100.0
+            )
+        }
     }
 }
