@@ -280,7 +280,7 @@ fn two_dds_trees_deadlock() {
     // address: message 0's HEAD for (0,4) is packed address 4 << 2 = 16.
     let w0 = cycle.iter().find(|w| w.message == Some(0)).unwrap();
     assert!(
-        w0.head_flit.starts_with("HEAD node=16 (0, 4) "),
+        w0.head_flit.starts_with("HEAD node=16 (0,4) "),
         "{}",
         w0.head_flit
     );
