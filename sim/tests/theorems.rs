@@ -142,8 +142,9 @@ fn theorems_at_every_small_size() {
                 roots: RootChoice::Intersection,
                 ..d2
             };
-            assert!(cd(&d1) <= k + m - 1, "{k}x{m}: DSTM-1 CD {}", cd(&d1));
-            assert!(cd(&d2) <= k + m - 2, "{k}x{m}: DSTM-2 CD {}", cd(&d2));
+            let (bound1, bound2) = (k + m - 1, k + m - 2);
+            assert!(cd(&d1) <= bound1, "{k}x{m}: DSTM-1 CD {}", cd(&d1));
+            assert!(cd(&d2) <= bound2, "{k}x{m}: DSTM-2 CD {}", cd(&d2));
             assert!(cd(&d2) <= cd(&plain2), "{k}x{m}: Fig. 5 made DSTM-2 worse");
             let a = construct(&t, &d2).unwrap();
             let p = construct(&t, &plain2).unwrap();
