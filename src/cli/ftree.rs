@@ -61,6 +61,13 @@ pub struct FtreeArgs {
     /// Faulty nodes `X,Y;X,Y;...` for `--dest-list`.
     #[arg(long, default_value = "")]
     pub fault_list: String,
+    /// With `--dest-list`: build the greedy optimal multicast tree of
+    /// paper 002 Definition 6 (Fig. 8(b)) instead of the strategies: one
+    /// fixed `--source`, destinations in its +X+Y quadrant, faults from
+    /// `--fault-list`. Prints its virtual edges, traffic steps and the
+    /// multiple-unicast count.
+    #[arg(long, requires = "dest_list")]
+    pub greedy: bool,
 }
 
 fn parse_mesh(s: &str) -> Result<Topology, InputError> {
@@ -137,6 +144,9 @@ fn run_inner(a: FtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     }
     if a.step == 0 {
         return Err(InputError::new("step", 0, "at least 1").into());
+    }
+    if let (true, Some(list)) = (a.greedy, &a.dest_list) {
+        return greedy(&a, topo, source, list);
     }
     if let Some(list) = &a.dest_list {
         return single(&a, topo, source, list, &strats);
@@ -289,6 +299,60 @@ fn single(
     }
     if let Some(path) = &a.json {
         std::fs::write(path, serde_json::to_string_pretty(&out)?)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--greedy`: the greedy optimal multicast tree (paper 002 Definition 6,
+/// Fig. 8(b); `ftmesh::greedy_tree`). Its traffic is the total length of
+/// its virtual edges (each realised by one minimal path); multiple unicast
+/// sends one minimal path per destination.
+fn greedy(
+    a: &FtreeArgs,
+    topo: Topology,
+    source: SourceChoice,
+    list: &str,
+) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    let SourceChoice::Fixed(src) = source else {
+        return Err(InputError::new("source", "random", "a fixed `X,Y` with --greedy").into());
+    };
+    let faults = parse_list(&topo, &a.fault_list, "fault")?;
+    let dests = parse_list(&topo, list, "destination")?;
+    if dests.is_empty() {
+        return Err(InputError::new("dest-list", list, "at least one destination `X,Y`").into());
+    }
+    let mesh = FaultyMesh::new(topo, &faults)?;
+    let edges = wormcast_sim::ftmesh::greedy_tree(&mesh, src, &dests)?;
+    let steps = |a: Coord, b: Coord| a.0.abs_diff(b.0) + a.1.abs_diff(b.1);
+    let traffic: u32 = edges.iter().map(|&(u, v)| steps(u, v)).sum();
+    let mut uniq = dests.clone();
+    uniq.sort_unstable();
+    uniq.dedup();
+    let unicast: u32 = uniq.iter().map(|&d| steps(src, d)).sum();
+    println!(
+        "greedy multicast tree from ({},{}) to {} destinations, {} faulty blocks",
+        src.0,
+        src.1,
+        uniq.len(),
+        mesh.blocks.len()
+    );
+    for &(u, v) in &edges {
+        println!(
+            "  ({},{}) -> ({},{})  {} steps",
+            u.0,
+            u.1,
+            v.0,
+            v.1,
+            steps(u, v)
+        );
+    }
+    println!("traffic steps {traffic}, multiple unicast {unicast}");
+    if let Some(path) = &a.json {
+        let doc = json!({
+            "source": src, "destinations": uniq, "blocks": mesh.blocks,
+            "edges": edges, "traffic": traffic, "unicast": unicast,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&doc)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
