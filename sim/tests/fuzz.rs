@@ -8,7 +8,7 @@
 //! and where the faults are known (one malformed case per worm), the error
 //! count and codes match them exactly.
 //!
-//! `cargo test` runs a few dozen cases per harness (`WORMCAST_FUZZ_CASES`
+//! `cargo test` runs 128 to 512 cases per harness (`WORMCAST_FUZZ_CASES`
 //! overrides it); `scripts/fuzz.sh` runs many more. Figures in
 //! docs/reliability.md.
 
@@ -204,7 +204,7 @@ fn exercise(text: &str, sets: &[String]) {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
 
     #[test]
     fn scenario_text_never_panics(text in toml_text()) {
@@ -232,7 +232,7 @@ fn any_flit(fmt: FlitFormat) -> impl Strategy<Value = Flit> {
 }
 
 proptest! {
-    #![proptest_config(config(96))]
+    #![proptest_config(config(512))]
 
     /// Arbitrary flit streams into every input of one DSTM-1 4×4 router,
     /// with random downstream `ready`. After every stream ends with a TAIL
@@ -367,7 +367,7 @@ fn faulty_worm(
 }
 
 proptest! {
-    #![proptest_config(config(40))]
+    #![proptest_config(config(128))]
 
     /// Raw worms with one known fault each, at random nodes and times, on a
     /// small DSTM torus with regular traffic around them: exactly those
