@@ -138,11 +138,113 @@ fn section_keys(sec: usize) -> &'static [&'static str] {
     }
 }
 
+/// A value of the key's own type most of the time (so the validator, not
+/// only the parser, sees it), at and around the edges of its range.
+fn typed_value(key: &'static str) -> BoxedStrategy<String> {
+    let int = |hi: u64| {
+        prop_oneof![
+            0..=hi.saturating_add(2),
+            Just(hi + 1),
+            Just(u32::MAX as u64)
+        ]
+        .prop_map(|v| v.to_string())
+        .boxed()
+    };
+    let s = |opts: &'static [&'static str]| {
+        prop::sample::select(opts)
+            .prop_map(|v| format!("\"{v}\""))
+            .boxed()
+    };
+    let typed = match key {
+        "topology" => s(&[
+            "torus:4x4",
+            "torus:2x2",
+            "torus:3x3",
+            "torus:5x3",
+            "mesh:4x4",
+            "mesh:3x2",
+            "mesh:2x2",
+            "torus:65x2",
+            "mesh:1x4",
+            "torus:4x4x4",
+            "ring:8",
+        ]),
+        "construction" => s(&[
+            "dstm1",
+            "dstm2",
+            "+x-y/-y+x",
+            "-x+y/+y-x",
+            "bfs",
+            "tarjan-path:1:1",
+            "dstm3",
+            "+x+x/-y+x",
+        ]),
+        "r1" => s(&["0,0", "1,2", "3,3", "4,0", "-1,0", "a,b"]),
+        "routing" => s(&["tree", "spam", "hamiltonian", "dor", "negative_first", "xy"]),
+        "header_setup_cycles" => int(255),
+        "buffer_depth" => int(8),
+        "flit_width" => prop_oneof![Just(16u64), Just(32), Just(64), 10u64..70]
+            .prop_map(|v| v.to_string())
+            .boxed(),
+        "injection_channels" | "consumption_channels" => int(4),
+        "faulty_links" => s(&[
+            "[]",
+            "[\"1,1,+x\"]",
+            "[\"0,0,-y\", \"1,1,+y\"]",
+            "[\"0,0,+z\"]",
+        ])
+        .prop_map(|v| v.trim_matches('"').to_string())
+        .boxed(),
+        "faulty_nodes" => s(&["[]", "[\"1,1\"]", "[\"1,1\", \"2,2\"]", "[\"9,9\"]"])
+            .prop_map(|v| v.trim_matches('"').to_string())
+            .boxed(),
+        "fault_info" => s(&["global", "local", "psychic"]),
+        "startup_cycles" => int(1_000_000),
+        "startup_serial" => any::<bool>().prop_map(|b| b.to_string()).boxed(),
+        "pattern" => s(&["poisson", "scripted", "none", "bursty"]),
+        "rate" | "multicast_fraction" => prop_oneof![0.0f64..1.0, -1.0f64..2.0]
+            .prop_map(|v| format!("{v:?}"))
+            .boxed(),
+        "destinations" => prop_oneof![
+            (0u32..20).prop_map(|v| v.to_string()),
+            (0u32..20, 0u32..20).prop_map(|(a, b)| format!("[{a}, {b}]")),
+        ]
+        .boxed(),
+        "length" | "length_max" => int(1_000_000),
+        "multicast_scheme" => s(&[
+            "auto",
+            "dual-path",
+            "lin",
+            "brcp-minimal",
+            "column-path",
+            "vh",
+            "ft-s1",
+            "ft-unicast",
+            "bogus",
+        ]),
+        "seed" => int(1 << 40),
+        "warmup" | "cycles" | "drain_cycles" | "deadlock_threshold" => int(3000),
+        _ => value().boxed(),
+    };
+    prop_oneof![3 => typed, 1 => value()].boxed()
+}
+
 /// TOML-ish text: sections with `key = value` lines (each key once, as
 /// TOML wants), now and then a foreign key or a line of noise.
 fn toml_text() -> impl Strategy<Value = String> {
-    let line = (0usize..16, any::<prop::sample::Index>(), value());
-    let section = (0usize..SECTIONS.len(), prop::collection::vec(line, 0..6));
+    let line = |sec: usize| {
+        (0usize..16, any::<prop::sample::Index>()).prop_flat_map(move |(foreign, idx)| {
+            let keys = if foreign == 0 {
+                KEYS
+            } else {
+                section_keys(sec)
+            };
+            let k = keys[idx.index(keys.len())];
+            typed_value(k).prop_map(move |v| format!("{k} = {v}"))
+        })
+    };
+    let section = (0usize..SECTIONS.len())
+        .prop_flat_map(move |sec| (Just(sec), prop::collection::vec(line(sec), 0..6)));
     let noise = prop::option::weighted(0.1, "\\PC{0,30}");
     (prop::collection::vec(section, 0..5), noise).prop_map(|(secs, noise)| {
         let mut text = String::new();
@@ -153,15 +255,11 @@ fn toml_text() -> impl Strategy<Value = String> {
             }
             text.push_str(&format!("[{}]\n", SECTIONS[sec]));
             let mut seen = std::collections::HashSet::new();
-            for (foreign, idx, v) in lines {
-                let keys = if foreign == 0 {
-                    KEYS
-                } else {
-                    section_keys(sec)
-                };
-                let k = keys[idx.index(keys.len())];
+            for l in lines {
+                let k = l.split(" = ").next().unwrap_or("").to_string();
                 if seen.insert(k) {
-                    text.push_str(&format!("{k} = {v}\n"));
+                    text.push_str(&l);
+                    text.push('\n');
                 }
             }
         }
@@ -172,10 +270,16 @@ fn toml_text() -> impl Strategy<Value = String> {
     })
 }
 
-/// `--set section.key=value` overrides.
+/// `--set section.key=value` overrides, mostly of the section's own keys
+/// with values of their type.
 fn sets() -> impl Strategy<Value = Vec<String>> {
     let one = prop_oneof![
-        4 => (prop::sample::select(SECTIONS), prop::sample::select(KEYS), value())
+        4 => (0usize..SECTIONS.len(), any::<prop::sample::Index>()).prop_flat_map(|(sec, idx)| {
+            let keys = section_keys(sec);
+            let k = keys[idx.index(keys.len())];
+            typed_value(k).prop_map(move |v| format!("{}.{k}={v}", SECTIONS[sec]))
+        }),
+        1 => (prop::sample::select(SECTIONS), prop::sample::select(KEYS), value())
             .prop_map(|(s, k, v)| format!("{s}.{k}={v}")),
         1 => "\\PC{0,20}",
     ];
