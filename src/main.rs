@@ -4,6 +4,8 @@
 //! checkout does something real with `cargo run --release`.
 
 mod cli;
+#[cfg(test)]
+mod fuzz_cli;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

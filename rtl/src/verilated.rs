@@ -469,6 +469,18 @@ pub struct Attached {
 /// at the NI ports.
 pub fn attach(net: &mut wormcast_sim::network::Network, cache: &Path) -> Result<Attached, String> {
     let t0 = std::time::Instant::now();
+    // Raw flits on a link input bypass the NIs: the fabric top has no port
+    // for them, so the Verilog could not see them.
+    if let Some(i) = net
+        .v
+        .raw
+        .iter()
+        .position(|w| matches!(w.port, wormcast_sim::network::raw::RawPort::Link(_)))
+    {
+        return Err(format!(
+            "traffic.raw[{i}].port: a link input has no port on the generated fabric top; the Verilator engine takes raw flits on injection channels only"
+        ));
+    }
     let f = &net.fabric;
     let g =
         crate::generate::fabric_module(&f.topo, &f.params, &f.cfg).map_err(|e| e.to_string())?;

@@ -1,6 +1,14 @@
 //! Router configuration: the per-instance constants a router is generated or
 //! simulated with. One definition for the native model and the RTL (where
 //! these become per-instance `Constant`s / `localparam`s).
+//!
+//! This is the router contract, so it sits below the routing functions
+//! (`router::{routing, mesh}`): the table types they read and their builders
+//! live here (`mesh_table`, `spam_table`; the tree table is
+//! `trees::spanning::TreeTable`), and nothing here imports `router`.
+
+pub mod mesh_table;
+pub mod spam_table;
 
 use crate::error::{InputError, InputResult};
 use crate::flit::{FlitFormat, MAX_CLASSES};
@@ -231,7 +239,7 @@ pub struct RouterConfig {
     pub tree: Vec<TreeTable>,
     /// SPAM routing table (`RoutingKind::Spam` only): per target and phase
     /// the output port, N×3 entries of 2 bits.
-    pub spam: Option<crate::router::spam::SpamTable>,
+    pub spam: Option<spam_table::SpamTable>,
     /// Faulty link outputs (bit d = port O(d+1)) whose branches this router
     /// diverts to its own node: local fault information, paper 000 §7 (see
     /// `router::routing::diversion`). 0 = none, the default. The RTL twin
@@ -239,7 +247,7 @@ pub struct RouterConfig {
     pub divert_out: u8,
     /// Mesh routing constants (`RoutingKind::{Hamiltonian, Dor,
     /// NegativeFirst}` only).
-    pub mesh: Option<crate::router::mesh::MeshConsts>,
+    pub mesh: Option<mesh_table::MeshConsts>,
 }
 
 impl RouterConfig {
@@ -316,7 +324,7 @@ impl RouterConfig {
         if params.routing != RoutingKind::Spam {
             return Err(InputError::new("routing", "tree", "spam for SPAM tables"));
         }
-        let tables = crate::router::spam::tables(tree, faulty);
+        let tables = spam_table::tables(tree, faulty);
         Ok(tables
             .into_iter()
             .enumerate()
@@ -369,7 +377,7 @@ impl RouterConfig {
     /// the function (Hamiltonian: HIGH toward a larger label). The `Node`
     /// field must hold the routing's address space.
     pub fn for_mesh(topo: &Topology, params: &RouterParams) -> InputResult<Vec<RouterConfig>> {
-        use crate::router::mesh::{address_space, MeshConsts};
+        use mesh_table::{address_space, MeshConsts};
         params.validate()?;
         let kind = params.routing;
         if !kind.is_mesh() || topo.is_torus() {

@@ -146,6 +146,10 @@ pub struct TrafficCfg {
     pub seed: u64,
     /// Explicit messages for `pattern = "scripted"`.
     pub messages: Vec<ScriptedMessage>,
+    /// Scripted raw flits (`[[traffic.raw]]`, any pattern): malformed input
+    /// on a running network (`network::raw`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub raw: Vec<crate::network::raw::RawWormCfg>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -216,6 +220,7 @@ impl Default for TrafficCfg {
             multicast_scheme: "auto".into(),
             seed: 1,
             messages: Vec::new(),
+            raw: Vec::new(),
         }
     }
 }
@@ -268,6 +273,8 @@ pub struct Validated {
     /// Mesh routing: the mesh with its faulty blocks (paper 002 disable
     /// rule; no blocks when fault-free).
     pub ftmesh: Option<crate::ftmesh::FaultyMesh>,
+    /// Scripted raw worms (`traffic.raw`), in scenario order.
+    pub raw: Vec<crate::network::raw::RawWorm>,
 }
 
 impl Validated {
@@ -648,6 +655,22 @@ impl Scenario {
                 "explicit messages need traffic.pattern = \"scripted\"",
             ));
         }
+        let mut raw = Vec::new();
+        for (i, w) in t.raw.iter().enumerate() {
+            let excluded = |u: NodeId| {
+                ftmesh
+                    .as_ref()
+                    .is_some_and(|fm| fm.is_blocked(topo.coord(u)))
+            };
+            raw.push(crate::network::raw::validate(
+                i,
+                w,
+                &topo,
+                flit,
+                params.injection,
+                &excluded,
+            )?);
+        }
         let r = &self.run;
         if r.cycles == 0 || r.cycles > MAX_CYCLES {
             return Err(InputError::new("run.cycles", r.cycles, "1 to 1e9"));
@@ -698,6 +721,7 @@ impl Scenario {
             scripted,
             scheme,
             ftmesh,
+            raw,
         })
     }
 }

@@ -173,6 +173,17 @@ impl Topology {
         self.nodes() + j * self.k + i
     }
 
+    /// `H(i,j)` / `V(i,j)` name of an edge (paper 000 §4): one spelling for
+    /// every report that names links.
+    pub fn edge_name(&self, e: EdgeId) -> String {
+        let n = self.nodes();
+        if e < n {
+            format!("H({},{})", e % self.k, e / self.k)
+        } else {
+            format!("V({},{})", (e - n) % self.k, (e - n) / self.k)
+        }
+    }
+
     /// Whether an edge id is a real link (a mesh has no wrap-around links).
     pub fn edge_exists(&self, e: EdgeId) -> bool {
         if e >= self.edge_slots() {

@@ -120,3 +120,49 @@ fn metrics_64x64() {
     assert_eq!(m.combined_diameter, 126);
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }
+
+/// Theorems 5.1 and 5.2 at every size the tool accepts from 2×2 to 20×20,
+/// square and not. Generalised to K×M by reading 2√N as K + M (equal on a
+/// square torus; K + M − 2 is twice the diameter of an even K×M torus, the
+/// quantity Theorem 5.2's 2√N − 2 is for √N even): CD(DSTM-1) ≤ K + M − 1,
+/// CD(DSTM-2) ≤ K + M − 2. The Fig. 5 root adjustment never lengthens the
+/// default DSTM-2 (it falls back to the plain Theorem 4.1 edges where it
+/// would), and the sizes where that fallback is taken are exactly the odd
+/// K × 3 tori (R2 = R1 there; docs/decisions.md "Issue 16").
+#[test]
+fn theorems_at_every_small_size() {
+    let mut fallback = Vec::new();
+    for k in 2..=20u32 {
+        for m in 2..=20u32 {
+            let t = Topology::torus(k, m).unwrap();
+            let cd = |c: &Construction| metrics(&construct(&t, c).unwrap().trees).combined_diameter;
+            let d1 = dstm1(&t);
+            let d2 = dstm2(&t);
+            let plain2 = Construction {
+                roots: RootChoice::Intersection,
+                ..d2
+            };
+            let (bound1, bound2) = (k + m - 1, k + m - 2);
+            assert!(cd(&d1) <= bound1, "{k}x{m}: DSTM-1 CD {}", cd(&d1));
+            assert!(cd(&d2) <= bound2, "{k}x{m}: DSTM-2 CD {}", cd(&d2));
+            assert!(cd(&d2) <= cd(&plain2), "{k}x{m}: Fig. 5 made DSTM-2 worse");
+            let a = construct(&t, &d2).unwrap();
+            let p = construct(&t, &plain2).unwrap();
+            let same = (0..2).all(|i| a.trees[i].edges == p.trees[i].edges);
+            if same {
+                fallback.push((k, m));
+            }
+        }
+    }
+    // Default DSTM-2 = plain edges: on 2×M (M ≠ 3) the Fig. 5 move changes
+    // nothing; on odd K × 3 it would lengthen the CD, so it is undone.
+    let mut want: Vec<(u32, u32)> = (2..=20).filter(|&m| m != 3).map(|m| (2, m)).collect();
+    want.extend((3..=20).step_by(2).map(|k| (k, 3)));
+    assert_eq!(fallback, want);
+    let t = Topology::torus(3, 3).unwrap();
+    assert_eq!(
+        metrics(&construct(&t, &dstm2(&t)).unwrap().trees).combined_diameter,
+        4,
+        "3x3: 2√N − 2"
+    );
+}

@@ -194,11 +194,7 @@ pub fn show(topology: &str, spec: TarjanSpec, as_json: bool) -> Result<ExitCode,
         let (x, y) = topo.coord(n);
         [x, y]
     };
-    let unused: Vec<String> = p
-        .unused
-        .iter()
-        .map(|&e| super::trees::edge_name(&topo, e))
-        .collect();
+    let unused: Vec<String> = p.unused.iter().map(|&e| topo.edge_name(e)).collect();
     if as_json {
         outln!(
             "{}",

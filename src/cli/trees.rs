@@ -145,14 +145,11 @@ pub fn pt([x, y]: [u32; 2]) -> String {
     format!("({x},{y})")
 }
 
-/// `H(i,j)` / `V(i,j)` name of an edge (paper 000 §4).
+/// `H(i,j)` / `V(i,j)` name of an edge: now `Topology::edge_name`, so
+/// `tarjan.rs` needs nothing from this module (no import circle); kept for
+/// callers on other branches.
 pub fn edge_name(topo: &Topology, e: EdgeId) -> String {
-    let n = topo.nodes();
-    if e < n {
-        format!("H({},{})", e % topo.k, e / topo.k)
-    } else {
-        format!("V({},{})", (e - n) % topo.k, (e - n) / topo.k)
-    }
+    topo.edge_name(e)
 }
 
 pub fn run(a: TreesArgs) -> Result<ExitCode, String> {

@@ -75,6 +75,9 @@ pub struct Fabric {
     /// Shadow updates computed in phase 1, applied at the clock edge so every
     /// router reads its neighbours' shadows as they were before the edge.
     stash: Vec<(u32, ShadowSlot, u32)>,
+    /// Scripted raw worms driving link inputs (`network::raw`); empty in
+    /// every run without `traffic.raw`, so the kernel checks only that.
+    pub drives: Vec<crate::network::raw::LinkDrive>,
 }
 
 /// What the NIs drive into a router this cycle, and what they read back.
@@ -122,6 +125,7 @@ impl Fabric {
             sent: vec![[0; MAX_OUTPUTS]; n],
             router_steps: 0,
             stash: Vec::with_capacity(n),
+            drives: Vec::new(),
         }
     }
 
@@ -159,7 +163,25 @@ impl Fabric {
         for k in 0..p.consumption {
             io.ready[4 + k] = local.cons_ready[k];
         }
+        // A raw driver holding a link replaces the upstream output register
+        // and shows the upstream router `ready = 0`.
+        for d in self.drives.iter().filter(|d| d.holding) {
+            if d.router as usize == r {
+                io.flit[d.input as usize] = d.flit;
+                io.valid[d.input as usize] = d.valid;
+            }
+            if d.upstream.0 as usize == r {
+                io.ready[d.upstream.1 as usize] = false;
+            }
+        }
         io
+    }
+
+    /// The raw driver holding link input `k` of router `r`, if any.
+    fn drive_on(&self, r: usize, k: usize) -> Option<&crate::network::raw::LinkDrive> {
+        self.drives
+            .iter()
+            .find(|d| d.holding && d.router as usize == r && d.input as usize == k)
     }
 
     /// Phase 1: computes the next state of every active router. `local(r)`
@@ -186,7 +208,13 @@ impl Fabric {
                 let src = act.loaded_from[o];
                 if src != NO_OWNER {
                     let f = &cur.inp[src as usize].fifo;
-                    let m = self.shadow[r].fifo[src as usize][f.rd as usize];
+                    let mut m = self.shadow[r].fifo[src as usize][f.rd as usize];
+                    // The TAIL of a raw worm an input was discarding.
+                    if cur.inp[src as usize].state == router::InState::Discard
+                        && crate::network::raw::is_raw(m)
+                    {
+                        m |= crate::network::raw::TRUNC_MSG;
+                    }
                     self.stash.push((r as u32, ShadowSlot::Out(o as u8), m));
                 }
             }
@@ -195,7 +223,15 @@ impl Fabric {
                     if act.pushed >> k & 1 == 1 {
                         let f = &cur.inp[k].fifo;
                         let slot = (f.rd as usize + f.count as usize) % MAX_DEPTH;
-                        let m = if k < 4 {
+                        let drive = if k < 4 && !self.drives.is_empty() {
+                            self.drive_on(r, k)
+                                .map(|d| crate::network::raw::RAW_MSG | d.worm)
+                        } else {
+                            None
+                        };
+                        let m = if let Some(m) = drive {
+                            m
+                        } else if k < 4 {
                             let (u, o) = self.upstream[r][k].expect("wired link");
                             self.shadow[u as usize].out[o as usize]
                         } else {

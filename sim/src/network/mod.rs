@@ -10,6 +10,7 @@
 
 pub mod message;
 pub mod ni;
+pub mod raw;
 pub mod records;
 pub mod stats;
 pub mod twin;
@@ -102,6 +103,15 @@ pub struct Network {
     pub twin_mismatch: Option<String>,
     /// The NIs' injection drive of this cycle, for the twin (reused).
     twin_drive: Vec<twin::InjDrive>,
+    /// Scripted raw worms (`traffic.raw`): their flits, scenario order.
+    pub raw: Vec<Vec<flit::Flit>>,
+    /// `v.raw` indices by cycle (stable), and the next one due.
+    raw_order: Vec<usize>,
+    raw_next: usize,
+    /// Raw worms whose last flit entered their router.
+    pub raw_sent: u64,
+    /// TAILs of raw worms consumed by NIs (intact or truncated).
+    pub raw_tails: u64,
 }
 
 impl Network {
@@ -183,7 +193,13 @@ impl Network {
             twin: None,
             twin_mismatch: None,
             twin_drive: Vec::new(),
+            raw: Vec::new(),
+            raw_order: Vec::new(),
+            raw_next: 0,
+            raw_sent: 0,
+            raw_tails: 0,
         };
+        net.resolve_raw()?;
         if (0..n).any(|u| net.v.excluded(u)) {
             net.healthy = (0..n).filter(|&u| !net.v.excluded(u)).collect();
         }
@@ -209,6 +225,121 @@ impl Network {
 
     pub fn cycle(&self) -> u64 {
         self.fabric.cycle
+    }
+
+    /// Encodes the scripted raw worms: a HEAD's `X,Y` becomes the address
+    /// its class's routing uses (post-order number on tree `class`, the
+    /// mesh address); a link port must be wired in this fabric.
+    fn resolve_raw(&mut self) -> InputResult<()> {
+        let topo = self.v.topo;
+        let routing = self.v.params.routing;
+        for (i, w) in self.v.raw.iter().enumerate() {
+            let cfg = &self.scenario.traffic.raw[i];
+            let wired = match w.port {
+                raw::RawPort::Link(d) => self.fabric.upstream[w.node as usize][d.index()].is_some(),
+                raw::RawPort::Injection(_) => true,
+            };
+            raw::check_wired(i, w, cfg, wired)?;
+            let trees = &self.trees;
+            let addr = |class: u8, n: NodeId| -> Option<u32> {
+                if routing.is_mesh() {
+                    Some(crate::router::mesh::address(routing, &topo, n))
+                } else {
+                    trees.get(class as usize).map(|t| t.number[n as usize])
+                }
+            };
+            let mut flits = Vec::with_capacity(w.flits.len());
+            for (j, fl) in w.flits.iter().enumerate() {
+                flits.push(raw::encode(fl, self.fmt, &addr).map_err(|class| {
+                    InputError::new(
+                        format!("traffic.raw[{i}].flits[{j}].node"),
+                        format!("{:?}", cfg.flits[j].node),
+                        format!(
+                            "a Node field value (integer) with class {class}, which names no tree of this network; \"X,Y\" needs the class's numbering"
+                        ),
+                    )
+                })?);
+            }
+            self.raw.push(flits);
+        }
+        self.raw_order = (0..self.v.raw.len()).collect();
+        self.raw_order.sort_by_key(|&i| self.v.raw[i].cycle);
+        Ok(())
+    }
+
+    /// Raw worms due by `now` go to their NI channel or link driver.
+    fn release_raw(&mut self, now: u64) {
+        while self.raw_next < self.raw_order.len() {
+            let i = self.raw_order[self.raw_next];
+            let w = &self.v.raw[i];
+            if w.cycle > now {
+                break;
+            }
+            self.raw_next += 1;
+            let node = w.node;
+            match w.port {
+                raw::RawPort::Injection(ch) => {
+                    let ni = &mut self.nis[node as usize];
+                    ni.raw[ch].push_back(i as u32);
+                    if !ni.busy {
+                        ni.busy = true;
+                        self.busy.push(node);
+                    }
+                }
+                raw::RawPort::Link(d) => {
+                    let (u, o) = self.fabric.upstream[node as usize][d.index()].expect("wired");
+                    self.fabric.drives.push(raw::LinkDrive {
+                        router: node,
+                        input: d.index() as u8,
+                        upstream: (u, o),
+                        worm: i as u32,
+                        next: 0,
+                        holding: false,
+                        flit: 0,
+                        valid: false,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Link drivers (`network::raw`): read the current registers like an
+    /// NI, hand the next flit over, take a free link, drop a finished one.
+    fn drive_links(&mut self) {
+        let mut k = 0;
+        while k < self.fabric.drives.len() {
+            let mut d = self.fabric.drives[k];
+            let (u, o) = d.upstream;
+            if d.holding
+                && d.valid
+                && self.fabric.state[d.router as usize].inp[d.input as usize].ready
+            {
+                d.valid = false;
+                if d.next as usize == self.raw[d.worm as usize].len() {
+                    self.raw_sent += 1;
+                    self.fabric.drives.swap_remove(k);
+                    continue;
+                }
+            }
+            if !d.holding {
+                // Take the link only between worms: no owner, nothing in
+                // the upstream output register, no other driver on it.
+                let out = &self.fabric.state[u as usize].out[o as usize];
+                let taken = self
+                    .fabric
+                    .drives
+                    .iter()
+                    .any(|e| e.holding && e.router == d.router && e.input == d.input);
+                d.holding = out.owner == crate::router::NO_OWNER && !out.valid && !taken;
+            }
+            if d.holding && !d.valid {
+                d.flit = self.raw[d.worm as usize][d.next as usize];
+                d.valid = true;
+                d.next += 1;
+            }
+            self.fabric.drives[k] = d;
+            k += 1;
+        }
     }
 
     fn window(&self) -> (u64, u64) {
@@ -386,6 +517,9 @@ impl Network {
 
     fn generate(&mut self) {
         let now = self.cycle();
+        if self.raw_next < self.raw_order.len() {
+            self.release_raw(now);
+        }
         if now >= self.gen_until {
             return;
         }
@@ -479,6 +613,12 @@ impl Network {
                 self.fabric.wake(u);
             }
         }
+        for k in 0..self.fabric.drives.len() {
+            let d = self.fabric.drives[k];
+            if d.holding && d.valid {
+                self.fabric.wake(d.router);
+            }
+        }
         if self.twin.is_some() && self.twin_mismatch.is_none() {
             self.drive_twin();
         }
@@ -494,15 +634,20 @@ impl Network {
             lp
         };
         let kinds = &mut self.error_kinds;
-        self.fabric.evaluate(&local, &mut |_, act, _, _| {
+        let truncated = &mut self.score.truncated;
+        self.fabric.evaluate(&local, &mut |_, act, cur, _| {
             // Several inputs may fail in one cycle; the register keeps the
             // last code, the statistics count each.
             for &c in act.err_codes.iter().filter(|&&c| c != 0) {
                 *kinds.entry(c).or_insert(0) += 1;
             }
+            *truncated += truncated_here(act, cur);
         });
         self.consume();
         self.send();
+        if !self.fabric.drives.is_empty() {
+            self.drive_links();
+        }
         self.fabric.commit();
     }
 
@@ -552,7 +697,18 @@ impl Network {
         }
     }
 
-    fn sink(&mut self, node: NodeId, c: usize, f: flit::Flit, _shadow: u32, now: u64) {
+    fn sink(&mut self, node: NodeId, c: usize, f: flit::Flit, shadow: u32, now: u64) {
+        // Raw flits stay out of the message scoreboard; the NI only counts
+        // how their worms ended (a channel carries one worm at a time).
+        if !self.raw.is_empty() && raw::is_raw(shadow) {
+            if flit::kind(f) == Kind::Tail {
+                self.raw_tails += 1;
+                if shadow & raw::TRUNC_MSG != 0 {
+                    self.score.truncated += 1;
+                }
+            }
+            return;
+        }
         let state = self.nis[node as usize].sinks[c];
         let kind = flit::kind(f);
         let next = match (state, kind) {
@@ -763,13 +919,40 @@ impl Network {
             let ni = &mut self.nis[u];
             for (ch, s) in ni.senders.iter_mut().enumerate() {
                 if s.out_valid && self.fabric.state[u].inp[4 + ch].ready {
-                    let m = &mut self.msgs[s.out_msg as usize];
-                    if m.injected == u64::MAX {
-                        m.injected = now + 1;
+                    if raw::is_raw(s.out_msg) {
+                        if s.state == SendState::Idle {
+                            self.raw_sent += 1;
+                        }
+                    } else {
+                        let m = &mut self.msgs[s.out_msg as usize];
+                        if m.injected == u64::MAX {
+                            m.injected = now + 1;
+                        }
                     }
                     s.out_valid = false;
                 }
                 if s.out_valid {
+                    continue;
+                }
+                if s.state == SendState::Idle {
+                    // A scripted raw worm due on this channel goes first.
+                    if let Some(w) = ni.raw[ch].pop_front() {
+                        s.state = SendState::Raw { worm: w, next: 0 };
+                    }
+                }
+                if let SendState::Raw { worm, next } = s.state {
+                    let flits = &self.raw[worm as usize];
+                    s.out_flit = flits[next as usize];
+                    s.out_valid = true;
+                    s.out_msg = raw::RAW_MSG | worm;
+                    s.state = if next as usize + 1 == flits.len() {
+                        SendState::Idle
+                    } else {
+                        SendState::Raw {
+                            worm,
+                            next: next + 1,
+                        }
+                    };
                     continue;
                 }
                 if s.state == SendState::Idle {
@@ -883,8 +1066,35 @@ impl Network {
         self.incomplete == 0 && self.network_empty()
     }
 
-    /// No NI has work and no router holds a flit.
+    /// No NI has work, no router holds a flit and no scripted raw worm is
+    /// still to come.
     pub fn network_empty(&self) -> bool {
-        self.busy.is_empty() && self.fabric.active().is_empty()
+        self.busy.is_empty()
+            && self.fabric.active().is_empty()
+            && self.raw_next == self.raw_order.len()
+            && self.fabric.drives.is_empty()
     }
+}
+
+/// Truncated worms that end at this router this cycle: a TAIL dropped at an
+/// input that was discarding a worm and holds no output, or a TAIL at an
+/// idle input (`body_at_idle`). Either way no NI will see the worm's end;
+/// TAILs that go on are counted by the NI that consumes them.
+fn truncated_here(act: &crate::router::Activity, cur: &crate::router::RouterState) -> u64 {
+    use crate::router::{InState, RouterError};
+    let mut n = 0;
+    let mut popped = act.popped;
+    while popped != 0 {
+        let i = popped.trailing_zeros() as usize;
+        popped &= popped - 1;
+        let r = &cur.inp[i];
+        let watch = r.state == InState::Discard || act.err_codes[i] != 0;
+        if watch && r.fifo.peek().map(flit::kind) == Some(Kind::Tail) {
+            let dropped_in_discard = r.state == InState::Discard && r.reserved == 0;
+            let lone =
+                r.state == InState::Idle && act.err_codes[i] == RouterError::BodyAtIdle.code();
+            n += (dropped_in_discard || lone) as u64;
+        }
+    }
+    n
 }

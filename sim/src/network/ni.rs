@@ -19,6 +19,11 @@ pub enum SendState {
     Sending {
         next: u32,
     },
+    /// Driving scripted raw worm `worm` (`network::raw`); next flit index.
+    Raw {
+        worm: u32,
+        next: u32,
+    },
 }
 
 /// An entry of the injection queue: a message, or a re-injection of one
@@ -90,6 +95,9 @@ pub struct Ni {
     pub divert_heads: Vec<Vec<Flit>>,
     /// On the list of busy NIs.
     pub busy: bool,
+    /// Per injection channel: scripted raw worms due on it (indices into
+    /// `Network::raw`), sent between two of the channel's worms.
+    pub raw: Vec<VecDeque<u32>>,
 }
 
 impl Ni {
@@ -101,11 +109,13 @@ impl Ni {
             sinks: vec![SinkState::Expect; consumption],
             divert_heads: vec![Vec::new(); consumption],
             busy: false,
+            raw: vec![VecDeque::new(); injection],
         }
     }
 
     pub fn idle(&self) -> bool {
         self.queue.is_empty()
+            && self.raw.iter().all(VecDeque::is_empty)
             && self
                 .senders
                 .iter()

@@ -121,6 +121,17 @@ pub struct Report {
     /// generated Verilog differed from the native model (the run stopped
     /// there, `stop_reason` = "engine mismatch"); null when none did.
     pub engine_mismatch: Option<String>,
+    /// Scripted raw worms (`traffic.raw`) whose last flit entered their
+    /// router, and raw TAILs consumed by NIs (intact or truncated). Left
+    /// out of the JSON when 0, so runs without raw flits report as before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub raw_worms_sent: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub raw_tails_consumed: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Report {
@@ -282,6 +293,8 @@ impl Report {
                 net.msgs.iter().map(|m| m.heads.len()).sum::<usize>() as f64 / net.msgs.len() as f64
             },
             engine_mismatch: net.twin_mismatch.clone(),
+            raw_worms_sent: net.raw_sent,
+            raw_tails_consumed: net.raw_tails,
         }
     }
 
@@ -341,6 +354,13 @@ impl Report {
             self.truncated_messages
         );
         let _ = writeln!(s, "  router errors         {}", self.router_errors);
+        if self.raw_worms_sent > 0 {
+            let _ = writeln!(
+                s,
+                "  raw worms             {} sent, {} TAILs consumed by NIs",
+                self.raw_worms_sent, self.raw_tails_consumed
+            );
+        }
         if self.excluded_nodes > 0 {
             let _ = writeln!(
                 s,

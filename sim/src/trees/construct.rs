@@ -302,6 +302,7 @@ pub fn construct_with(
     };
     let mut tree1 = SpanningTree::from_edges(*topo, root1, &t1, "T1")?;
     let mut tree2 = SpanningTree::from_edges(*topo, root2, &t2, "T2")?;
+    let plain = (c.r1 == c.r2).then(|| ([tree1.clone(), tree2.clone()], unused.clone()));
     if c.roots == RootChoice::Start {
         // Fig. 5: a root with one branch gets half of its first line moved
         // to its other side through the unused link that closes the line.
@@ -312,6 +313,21 @@ pub fn construct_with(
         if let Some((t, freed)) = balance_root(&tree2, unused[1], md.t2_y, false, split)? {
             tree2 = t;
             unused[1] = freed;
+        }
+    }
+    // Small tori: DSTM-2's R2 = R1 + (0, ⌊M/4⌋) is R1 itself when M < 4,
+    // outside the paper's premise of two starting nodes (§5.1 takes
+    // √N ≥ 4). There the Fig. 5 move can lengthen the combined diameter
+    // (3×3: 5 instead of 4, over Theorem 5.2's 2√N − 2); keep the plain
+    // Theorem 4.1 edges when they are strictly better (docs/decisions.md,
+    // "Issue 16 — Theorem 5.2 at small sizes"). Only small networks
+    // (DSTM-2 with M ≤ 3) get here, so the all-pairs metric costs nothing.
+    if let Some((trees, plain_unused)) = plain {
+        let adjusted = [tree1.clone(), tree2.clone()];
+        let cd = |t: &[SpanningTree]| crate::trees::metrics::metrics(t).combined_diameter;
+        if adjusted != trees && cd(&trees) < cd(&adjusted) {
+            [tree1, tree2] = trees;
+            unused = plain_unused;
         }
     }
     unused.sort_unstable();

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Longer fuzz runs of the harnesses that `cargo test` runs briefly
+# (sim/tests/fuzz.rs: scenario parser and validator, one router, a small
+# fabric with raw flits; src/fuzz_cli.rs: argv parsing of every subcommand).
+#
+#   WORMCAST_FUZZ_CASES   cases per harness per round (default 20000)
+#   WORMCAST_FUZZ_SECONDS keep starting rounds until this many seconds have
+#                         passed (default 0: one round)
+#
+# Each round draws fresh random inputs (proptest seeds every run anew); a
+# failure stops the script with proptest's minimal failing input, which is
+# also saved under sim/tests/*.proptest-regressions for the short CI run.
+# Prints the rounds, cases and wall time at the end (docs/reliability.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export WORMCAST_FUZZ_CASES="${WORMCAST_FUZZ_CASES:-20000}"
+budget="${WORMCAST_FUZZ_SECONDS:-0}"
+cargo test -q -p wormcast-sim --test fuzz --no-run
+cargo test -q -p wormcast --bin wormcast --no-run
+start=$(date +%s)
+rounds=0
+while :; do
+  cargo test -q -p wormcast-sim --test fuzz
+  cargo test -q -p wormcast --bin wormcast fuzz
+  rounds=$((rounds + 1))
+  now=$(date +%s)
+  echo "round $rounds done: $((now - start)) s"
+  [ $((now - start)) -ge "$budget" ] && break
+done
+# 5 sim harnesses + 1 argv harness, each WORMCAST_FUZZ_CASES cases a round.
+echo "fuzz: $rounds rounds x 6 harnesses x $WORMCAST_FUZZ_CASES cases = $((rounds * 6 * WORMCAST_FUZZ_CASES)) cases in $(( $(date +%s) - start )) s"

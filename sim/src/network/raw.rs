@@ -1,0 +1,374 @@
+//! Scripted raw flits (`[[traffic.raw]]`): any HEAD/BODY/TAIL, with any
+//! field values, driven into one router port at a given cycle. This is the
+//! way in for the malformed-input rule of docs/router.md on a running
+//! network: NIs only ever send well-formed worms, so without it the rule
+//! could be exercised only on a lone router in a unit test.
+//!
+//! **Ports.** An injection channel (`inj0`..`inj3`) is driven in place of
+//! the NI's sender, between two of its worms. A link input (`+x`, `-x`,
+//! `+y`, `-y`: the link from the neighbour in that direction) is driven in
+//! place of that neighbour's output register: the driver waits until no
+//! worm holds the link (upstream output without owner and empty), then
+//! holds it, showing `ready = 0` to the neighbour, until its last flit has
+//! crossed. A link port is needed because some cases cannot come from an
+//! NI on a consistent routing function (`back_to_arrival`: only a neighbour
+//! with a corrupt table sends a worm back where it came from); it models a
+//! faulty neighbour. Raw flits pay no start-up latency.
+//!
+//! **Bookkeeping** (not hardware). Raw flits carry the shadow number
+//! [`RAW_MSG`]` | index`, so the NI recognises them and keeps them out of
+//! the message scoreboard; a TAIL that left an input in `Discard` carries
+//! [`TRUNC_MSG`] as well, so the NI that consumes it counts a truncated
+//! worm.
+
+use crate::error::{InputError, InputResult};
+use crate::flit::{Flit, FlitFormat, Head, KIND_RESERVED, PAYLOAD_SHIFT};
+use crate::topology::{Dir, NodeId, Topology};
+use serde::{Deserialize, Serialize};
+
+/// Shadow message numbers at or above this (and below `NO_MSG`) are raw
+/// worms: `RAW_MSG | index` into `Network::raw`.
+pub const RAW_MSG: u32 = 0x8000_0000;
+/// Set in a raw worm's shadow number on the TAIL an input in `Discard`
+/// forwarded: the worm reached the NI truncated.
+pub const TRUNC_MSG: u32 = 0x4000_0000;
+
+/// Whether shadow number `m` belongs to a raw worm.
+pub fn is_raw(m: u32) -> bool {
+    m != crate::fabric::NO_MSG && m & RAW_MSG != 0
+}
+
+/// `[[traffic.raw]]`: one raw worm as written in the scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWormCfg {
+    /// Cycle the flits are first offered.
+    pub cycle: u64,
+    /// Router `X,Y` whose port is driven.
+    pub node: String,
+    /// `inj0`..`inj3` (injection channel) or `+x`, `-x`, `+y`, `-y` (link
+    /// input from that neighbour). Default `inj0`.
+    #[serde(default = "default_port")]
+    pub port: String,
+    pub flits: Vec<RawFlitCfg>,
+}
+
+fn default_port() -> String {
+    "inj0".into()
+}
+
+/// A header `Node` value: a node `X,Y` (encoded as the routing addresses
+/// it: post-order number on the class's tree, mesh address) or a raw field
+/// value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RawNode {
+    Value(u64),
+    Coord(String),
+}
+
+/// One raw flit as written in the scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlitCfg {
+    /// `head`, `body`, `tail` or `reserved` (kind 3).
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<RawNode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub o: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub s: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<u64>,
+}
+
+/// Which port a raw worm drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawPort {
+    Injection(usize),
+    Link(Dir),
+}
+
+/// A header `Node` after validation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawAddr {
+    Value(u32),
+    Node(NodeId),
+}
+
+/// A raw flit after validation; HEAD addresses are resolved by the network
+/// (they depend on the trees).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawFlit {
+    Head {
+        node: RawAddr,
+        c: bool,
+        o: u8,
+        s: bool,
+        class: u8,
+    },
+    Body(u64),
+    Tail(u64),
+    Reserved(u64),
+}
+
+/// A raw worm after validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawWorm {
+    pub cycle: u64,
+    pub node: NodeId,
+    pub port: RawPort,
+    pub flits: Vec<RawFlit>,
+}
+
+/// Most flits one raw worm may hold.
+pub const MAX_RAW_FLITS: usize = 100_000;
+
+/// Checks `[[traffic.raw]]` entry `i`; every error names
+/// `traffic.raw[i].FIELD`. `excluded(node)` says whether a node is cut out
+/// of the fabric. Whether a link port is wired is checked by the network
+/// ([`check_wired`]), which knows the trees.
+pub fn validate(
+    i: usize,
+    w: &RawWormCfg,
+    topo: &Topology,
+    fmt: FlitFormat,
+    injection: usize,
+    excluded: &dyn Fn(NodeId) -> bool,
+) -> InputResult<RawWorm> {
+    let f = |k: &str| format!("traffic.raw[{i}].{k}");
+    let node = topo.parse_node(&w.node, &f("node"))?;
+    if excluded(node) {
+        return Err(InputError::new(
+            f("node"),
+            &w.node,
+            "a node of the fabric (not faulty or disabled)",
+        ));
+    }
+    let port = parse_port(&w.port, injection)
+        .map_err(|allowed| InputError::new(f("port"), &w.port, allowed))?;
+    if w.flits.is_empty() || w.flits.len() > MAX_RAW_FLITS {
+        return Err(InputError::new(
+            f("flits"),
+            w.flits.len(),
+            format!("1 to {MAX_RAW_FLITS} flits"),
+        ));
+    }
+    let flits = w
+        .flits
+        .iter()
+        .enumerate()
+        .map(|(j, fl)| flit(fl, &format!("traffic.raw[{i}].flits[{j}]"), topo, fmt))
+        .collect::<InputResult<Vec<_>>>()?;
+    Ok(RawWorm {
+        cycle: w.cycle,
+        node,
+        port,
+        flits,
+    })
+}
+
+/// The error for raw worm `i` (as written: `w`) on a link input the fabric
+/// does not wire, or `Ok` if it is wired.
+pub fn check_wired(i: usize, w: &RawWorm, cfg: &RawWormCfg, wired: bool) -> InputResult<()> {
+    match w.port {
+        RawPort::Link(d) if !wired => Err(InputError::new(
+            format!("traffic.raw[{i}].port"),
+            &cfg.port,
+            format!(
+                "a link input that exists at {}: its {} link is missing, faulty, cut out or on no tree",
+                cfg.node,
+                d.name()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `inj0`..`inj{injection-1}` or a direction; the error text lists them.
+fn parse_port(s: &str, injection: usize) -> Result<RawPort, String> {
+    let s = s.trim();
+    let allowed = || {
+        format!(
+            "inj0..inj{} (injection channel) or +x, -x, +y, -y (link input from that neighbour)",
+            injection - 1
+        )
+    };
+    if let Some(k) = s.strip_prefix("inj") {
+        return match k.parse::<usize>() {
+            Ok(k) if k < injection => Ok(RawPort::Injection(k)),
+            _ => Err(allowed()),
+        };
+    }
+    Dir::ALL
+        .into_iter()
+        .find(|d| d.name() == s)
+        .map(RawPort::Link)
+        .ok_or_else(allowed)
+}
+
+fn flit(fl: &RawFlitCfg, at: &str, topo: &Topology, fmt: FlitFormat) -> InputResult<RawFlit> {
+    let f = |k: &str| format!("{at}.{k}");
+    let head_only = [
+        ("node", fl.node.is_some()),
+        ("c", fl.c.is_some()),
+        ("o", fl.o.is_some()),
+        ("s", fl.s.is_some()),
+        ("class", fl.class.is_some()),
+    ];
+    let payload = || -> InputResult<u64> {
+        let p = fl.payload.unwrap_or(0);
+        if p > fmt.payload_mask() {
+            return Err(InputError::new(
+                f("payload"),
+                p,
+                format!(
+                    "0 to {} (the {}-bit payload of a {}-bit flit)",
+                    fmt.payload_mask(),
+                    fmt.payload_bits(),
+                    fmt.width
+                ),
+            ));
+        }
+        Ok(p)
+    };
+    let kind = fl.kind.trim();
+    if kind != "head" {
+        if let Some((k, _)) = head_only.iter().find(|(_, set)| *set) {
+            return Err(InputError::new(
+                f(k),
+                kind,
+                "only on a head flit (body, tail and reserved carry a payload)",
+            ));
+        }
+    }
+    match kind {
+        "head" => {
+            if fl.payload.is_some() {
+                return Err(InputError::new(
+                    f("payload"),
+                    "head",
+                    "only on body, tail and reserved flits (a head has node, c, o, s, class)",
+                ));
+            }
+            let node = match &fl.node {
+                None => {
+                    return Err(InputError::new(
+                        f("node"),
+                        "(missing)",
+                        "a node \"X,Y\" or a Node field value",
+                    ))
+                }
+                Some(RawNode::Coord(s)) => RawAddr::Node(topo.parse_node(s, &f("node"))?),
+                Some(RawNode::Value(v)) => {
+                    if *v >= fmt.node_capacity() {
+                        return Err(InputError::new(
+                            f("node"),
+                            v,
+                            format!(
+                                "a Node field value below {} (the {}-bit Node field), or a node \"X,Y\"",
+                                fmt.node_capacity(),
+                                fmt.node_bits()
+                            ),
+                        ));
+                    }
+                    RawAddr::Value(*v as u32)
+                }
+            };
+            let mut o = 0u8;
+            for p in fl.o.iter().flatten() {
+                let d = Dir::ALL
+                    .into_iter()
+                    .find(|d| d.name() == p.trim())
+                    .ok_or_else(|| {
+                        InputError::new(f("o"), p, "a list of ports +x, -x, +y, -y (O1..O4)")
+                    })?;
+                if o >> d.index() & 1 == 1 {
+                    return Err(InputError::new(f("o"), p, "each port at most once"));
+                }
+                o |= 1 << d.index();
+            }
+            let class = fl.class.unwrap_or(0);
+            if class >= crate::flit::MAX_CLASSES as u64 {
+                return Err(InputError::new(
+                    f("class"),
+                    class,
+                    "0 to 3 (the 2-bit class field; a class the network does not use is malformed on purpose)",
+                ));
+            }
+            Ok(RawFlit::Head {
+                node,
+                c: fl.c.unwrap_or(false),
+                o,
+                s: fl.s.unwrap_or(false),
+                class: class as u8,
+            })
+        }
+        "body" => Ok(RawFlit::Body(payload()?)),
+        "tail" => Ok(RawFlit::Tail(payload()?)),
+        "reserved" => Ok(RawFlit::Reserved(payload()?)),
+        other => Err(InputError::new(
+            f("kind"),
+            other,
+            "head, body, tail or reserved (kind 3)",
+        )),
+    }
+}
+
+/// The flit bits of a validated raw flit; `addr(class, node)` gives the
+/// header address of a node for a class (`None`: the class has no
+/// numbering, so only a raw value is possible).
+pub fn encode(
+    fl: &RawFlit,
+    fmt: FlitFormat,
+    addr: &dyn Fn(u8, NodeId) -> Option<u32>,
+) -> Result<Flit, u8> {
+    Ok(match *fl {
+        RawFlit::Head {
+            node,
+            c,
+            o,
+            s,
+            class,
+        } => {
+            let node = match node {
+                RawAddr::Value(v) => v,
+                RawAddr::Node(n) => addr(class, n).ok_or(class)?,
+            };
+            fmt.head(Head {
+                node,
+                c,
+                o,
+                s,
+                class,
+            })
+        }
+        RawFlit::Body(p) => fmt.body(p),
+        RawFlit::Tail(p) => fmt.tail(p),
+        RawFlit::Reserved(p) => KIND_RESERVED | (p & fmt.payload_mask()) << PAYLOAD_SHIFT,
+    })
+}
+
+/// A raw worm driving a link input (see the module doc): the state of its
+/// stand-in output register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkDrive {
+    /// Router and link input driven.
+    pub router: u32,
+    pub input: u8,
+    /// The upstream router and output it stands in for.
+    pub upstream: (u32, u8),
+    /// Index into `Network::raw`.
+    pub worm: u32,
+    /// Next flit to load.
+    pub next: u32,
+    /// The link is held (the upstream output was free).
+    pub holding: bool,
+    pub flit: Flit,
+    pub valid: bool,
+}
