@@ -80,14 +80,22 @@ bash scripts/lint.sh "$bin"
 
 step "synthesis smoke check (yosys synth_ice40, one router)"
 # The full figures (synth_xilinx, nextpnr, a 3x3 fabric) are scripts/synth.sh,
-# too slow for every CI run; this only proves the router still synthesises.
+# too slow for every CI run; this proves the router still synthesises and
+# that its area has not grown past the committed baseline.
 smoke=target/synth-smoke
 rm -rf "$smoke"
 $bin verilog --router --node 5 --out "$smoke" >/dev/null
 timeout 300 yosys -q -p "read_verilog $smoke/wormcast_router_n5.v; synth_ice40 -top wormcast_router_n5; tee -q -o $smoke/stat.txt stat"
 luts=$(awk '$1=="SB_LUT4" {print $2}' "$smoke/stat.txt")
-echo "router synth_ice40: ${luts:-?} SB_LUT4"
+# Area regression gate: more than tolerance_percent above the committed
+# baseline (scripts/synth_baseline.json) fails the suite.
+base=$(sed -n 's/.*"sb_lut4": *\([0-9][0-9]*\).*/\1/p' scripts/synth_baseline.json)
+tol=$(sed -n 's/.*"tolerance_percent": *\([0-9][0-9]*\).*/\1/p' scripts/synth_baseline.json)
+[ -n "$base" ] && [ -n "$tol" ] || { echo "scripts/synth_baseline.json: sb_lut4 or tolerance_percent missing" >&2; exit 1; }
+limit=$(( base * (100 + tol) / 100 ))
+echo "router synth_ice40: ${luts:-?} SB_LUT4 (baseline $base, limit $limit = +$tol %)"
 [ -n "$luts" ] && [ "$luts" -gt 100 ] || { echo "synth_ice40 produced no logic" >&2; exit 1; }
+[ "$luts" -le "$limit" ] || { echo "router area regression: $luts SB_LUT4 > $limit (scripts/synth_baseline.json $base + $tol %)" >&2; exit 1; }
 
 echo
 echo "suite: $passed passed, $failed failed"
