@@ -22,10 +22,13 @@
 //! malformed checks in the same priority order, so both models raise the
 //! same `err_code` for the same flit. The router core applies the action.
 //!
-//! Per-instance tables (own post-order number, parent port, child
-//! `[lo, hi]` ranges per class, link classes, consumption pools and, for
-//! SPAM, this input's column of the SPAM table) are `Constant`s, i.e.
-//! `localparam`s in the Verilog, filled from `RouterConfig`.
+//! Per-node tables (own post-order number, parent port, child `[lo, hi]`
+//! ranges per class, link classes, consumption pools, faulty outputs and,
+//! for SPAM, this input's column of the SPAM table) are `In` signals, tied
+//! off per instance by whoever instantiates the router (`crate::tables`),
+//! so every node shares one router module; network-wide values (routing
+//! function, classes, address space, setup delay) are `Constant`s, i.e.
+//! `localparam`s in the Verilog.
 //!
 //! SPAM (`sim/src/router/routing.rs::spam_first_head`): the phase of a worm
 //! is a static property of its input port (`SpamTable::in_phase`), so each
@@ -46,21 +49,21 @@
 //!
 //! Local fault information (paper 000 §7, `routing::diversion`): with tree
 //! routing, a first HEAD whose branch would cross a faulty output of the
-//! router's `divert_out` mask (a generation-time constant; 0 = no fault,
+//! router's `divert_out` mask (a tied-off table input; 0 = no fault,
 //! which synthesis folds away) is not stripped and requests the
 //! consumption channel of its class, plus the healthy O ports when it is a
 //! split point here (`divert`); in the `Diverted` state a HEAD below a
 //! reserved link follows it and every other HEAD goes to the channel
 //! (`routing::diverted_head`), until the TAIL releases the worm.
 
+use crate::arbiter::vdef;
 use crate::hw::*;
+use crate::tables::TableShape;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::flit;
 use wormcast_sim::router::mesh::MeshConsts;
-use wormcast_sim::router::spam::NO_PORT;
 use wormcast_sim::router::{InState, RouterError};
-use wormcast_sim::trees::TreeTable;
 
 pub use crate::hw::SETUP_W;
 
@@ -152,33 +155,35 @@ pub struct Decode<const W: usize> {
     /// Local fault information: the header's output is faulty.
     dv_port: Signal<Local, Bit>,
     dv_hit: Signal<Local, Bit>,
-    /// Faulty outputs (`RouterConfig::divert_out`, tree routing only) and
-    /// whether there are any.
-    dv_out: Constant<Bits<O_W>>,
-    dv_on: Constant<Bit>,
+    /// Faulty outputs (`RouterConfig::divert_out`, tree routing only), and
+    /// whether there are any; diversion exists with tree routing only.
+    pub dv_out: Signal<In, Bits<O_W>>,
+    dv_on: Signal<Local, Bit>,
+    dv_en: Constant<Bit>,
 
-    // Per-class tables (index c, or c * 4 + d for child ports).
-    own: Vec<Constant<Bits<W>>>,
-    par_v: Vec<Constant<Bit>>,
-    par_d: Vec<Constant<Bits<2>>>,
+    // Per-class tables (index c, or c * 4 + d for child ports): inputs
+    // tied off per node (`crate::tables`).
+    pub own: Vec<Signal<In, Bits<W>>>,
+    pub par_v: Vec<Signal<In, Bit>>,
+    pub par_d: Vec<Signal<In, Bits<2>>>,
     /// Per class: consumption pool, bit j = channel j (output 4 + j).
-    pool: Vec<Constant<Bits<CONS_W>>>,
-    ch_v: Vec<Constant<Bit>>,
-    ch_lo: Vec<Constant<Bits<W>>>,
-    ch_hi: Vec<Constant<Bits<W>>>,
+    pub pool: Vec<Signal<In, Bits<CONS_W>>>,
+    pub ch_v: Vec<Signal<In, Bit>>,
+    pub ch_lo: Vec<Signal<In, Bits<W>>>,
+    pub ch_hi: Vec<Signal<In, Bits<W>>>,
     /// SPAM routing (else tree) and this input's SPAM column, per target.
     spam: Constant<Bit>,
-    sp_v: Vec<Constant<Bit>>,
-    sp_d: Vec<Constant<Bits<2>>>,
+    pub sp_v: Vec<Signal<In, Bit>>,
+    pub sp_d: Vec<Signal<In, Bits<2>>>,
     setup_cycles: Constant<Bits<SETUP_W>>,
     setup_on: Constant<Bit>,
     // Per link port d.
-    link_v: Vec<Constant<Bit>>,
-    link_cls: Vec<Constant<Bits<CLASS_W>>>,
+    pub link_v: Vec<Signal<In, Bit>>,
+    pub link_cls: Vec<Signal<In, Bits<CLASS_W>>>,
     // This input.
     arr_is_link: Constant<Bit>,
-    arr_v: Constant<Bit>,
-    arr_cls: Constant<Bits<CLASS_W>>,
+    pub arr_v: Signal<In, Bit>,
+    pub arr_cls: Signal<In, Bits<CLASS_W>>,
     arr_d: Constant<Bits<2>>,
     node_count: Constant<Bits<W>>,
     // Flit layout (sim/src/flit.rs).
@@ -215,9 +220,9 @@ pub struct Decode<const W: usize> {
     ham: Constant<Bit>,
     nf: Constant<Bit>,
     /// This router's address and, packed, its x and y.
-    m_own: Constant<Bits<W>>,
-    m_ox: Constant<Bits<W>>,
-    m_oy: Constant<Bits<W>>,
+    pub m_own: Signal<In, Bits<W>>,
+    m_ox: Signal<Local, Bits<W>>,
+    m_oy: Signal<Local, Bits<W>>,
     /// Packed addresses: x field width (shift), x mask, K−1, M−1.
     m_xb: Constant<Bits<8>>,
     m_xmask: Constant<Bits<W>>,
@@ -225,8 +230,8 @@ pub struct Decode<const W: usize> {
     m_mmax: Constant<Bits<W>>,
     /// Hamiltonian: number of labels; per port the neighbour's label.
     m_n: Constant<Bits<W>>,
-    m_nbr_v: Vec<Constant<Bit>>,
-    m_nbr: Vec<Constant<Bits<W>>>,
+    pub m_nbr_v: Vec<Signal<In, Bit>>,
+    pub m_nbr: Vec<Signal<In, Bits<W>>>,
     // Mesh decode.
     m_x: Signal<Local, Bits<W>>,
     m_y: Signal<Local, Bits<W>>,
@@ -256,17 +261,14 @@ fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
 }
 
 impl<const W: usize> Decode<W> {
-    /// The decoder of input `input` of the router configured by `cfg`.
+    /// The decoder of input `input` of a router of the network `cfg`
+    /// belongs to: only network-wide values of `cfg` are read (node count,
+    /// mesh address space), never its tables, which arrive on the `In`
+    /// table signals (`crate::tables`).
     pub fn new(cfg: &RouterConfig, p: &RouterParams, input: usize) -> Self {
         assert_eq!(p.flit.width as usize, W, "flit width");
-        let classes = p.classes;
-        let mut own = vec![];
-        let mut par_v = vec![];
-        let mut par_d = vec![];
-        let mut pool = vec![];
-        let mut ch_v = vec![];
-        let mut ch_lo = vec![];
-        let mut ch_hi = vec![];
+        let sh = TableShape::new(cfg, p);
+        let classes = sh.classes;
         let mesh = p.routing.is_mesh();
         let mc = match (&cfg.mesh, mesh) {
             (Some(m), true) => *m,
@@ -282,69 +284,11 @@ impl<const W: usize> Decode<W> {
                 groups: 1,
             },
         };
-        // Mesh routing: the consumption pool is the arrival group's
-        // (`mesh::first_head`), a constant of this input.
-        let m_group = if input < 4 { mc.cons_group[input] } else { 0 };
-        let m_pool = p.pool_of(m_group, mc.groups as usize);
-        for c in 0..classes {
-            // Mesh routing has no tree tables: the tree decode is unused.
-            let t = cfg.tree.get(c).copied().unwrap_or(TreeTable {
-                own: 0,
-                parent: None,
-                child: [None; 4],
-            });
-            own.push(k::<W>(t.own as u64));
-            par_v.push(Constant::new(t.parent.is_some()));
-            par_d.push(k::<2>(t.parent.map_or(0, |d| d.index() as u64)));
-            // Channel j of the pool is output 4 + j (routing::consumption_output).
-            let pl = if mesh {
-                m_pool
-            } else {
-                p.consumption_pool(c as u8)
-            };
-            pool.push(k::<CONS_W>(pl as u64));
-            for d in 0..4 {
-                let (v, lo, hi) = match t.child[d] {
-                    Some((lo, hi)) => (true, lo as u64, hi as u64),
-                    None => (false, 0, 0),
-                };
-                ch_v.push(Constant::new(v));
-                ch_lo.push(k::<W>(lo));
-                ch_hi.push(k::<W>(hi));
-            }
-        }
-        let link_v = (0..4)
-            .map(|d| Constant::new(cfg.out_class[d].is_some()))
-            .collect();
-        let link_cls = (0..4)
-            .map(|d| k::<CLASS_W>(cfg.out_class[d].unwrap_or(0) as u64))
-            .collect();
         let is_link = input < 4;
-        let arr = if is_link { cfg.in_class[input] } else { None };
         let spam = p.routing == RoutingKind::Spam;
-        // This input's column of the SPAM table (its phase is fixed).
-        let column: Vec<u8> = match (&cfg.spam, spam) {
-            (Some(t), true) => {
-                let ph = t.in_phase[input] as usize;
-                t.next.iter().map(|e| e[ph]).collect()
-            }
-            (None, true) => panic!("SPAM routing without a SPAM table"),
-            _ => vec![],
-        };
-        let sp_v = column
-            .iter()
-            .map(|&e| Constant::new(e != NO_PORT))
-            .collect();
-        let sp_d = column
-            .iter()
-            .map(|&e| k::<2>(if e == NO_PORT { 0 } else { e as u64 }))
-            .collect();
-        // Diversion exists for tree routing only (`routing::first_head`).
-        let dv_out = if p.routing == RoutingKind::Tree {
-            cfg.divert_out & 0xF
-        } else {
-            0
-        };
+        if spam {
+            assert!(cfg.spam.is_some(), "SPAM routing without a SPAM table");
+        }
         Decode {
             head: Default::default(),
             nonempty: Default::default(),
@@ -404,26 +348,27 @@ impl<const W: usize> Decode<W> {
             multi: Default::default(),
             dv_port: Default::default(),
             dv_hit: Default::default(),
-            dv_out: k::<O_W>(dv_out as u64),
-            dv_on: Constant::new(dv_out != 0),
-            own,
-            par_v,
-            par_d,
-            pool,
+            dv_out: Default::default(),
+            dv_on: Default::default(),
+            dv_en: Constant::new(p.routing == RoutingKind::Tree),
+            own: vdef(classes),
+            par_v: vdef(classes),
+            par_d: vdef(classes),
+            pool: vdef(classes),
             spam: Constant::new(spam),
-            _spam_n: column.len(),
-            sp_v,
-            sp_d,
+            _spam_n: sh.spam_n,
+            sp_v: vdef(sh.spam_n),
+            sp_d: vdef(sh.spam_n),
             setup_cycles: k::<SETUP_W>(p.setup_cycles as u64),
             setup_on: Constant::new(p.setup_cycles > 0),
-            ch_v,
-            ch_lo,
-            ch_hi,
-            link_v,
-            link_cls,
+            ch_v: vdef(classes * 4),
+            ch_lo: vdef(classes * 4),
+            ch_hi: vdef(classes * 4),
+            link_v: vdef(4),
+            link_cls: vdef(4),
             arr_is_link: Constant::new(is_link),
-            arr_v: Constant::new(arr.is_some()),
-            arr_cls: k::<CLASS_W>(arr.unwrap_or(0) as u64),
+            arr_v: Default::default(),
+            arr_cls: Default::default(),
             arr_d: k::<2>(if is_link { input as u64 } else { 0 }),
             node_count: k::<W>(cfg.node_count as u64),
             c_bit: k::<8>(flit::C_BIT as u64),
@@ -455,20 +400,16 @@ impl<const W: usize> Decode<W> {
             mesh: Constant::new(mesh),
             ham: Constant::new(p.routing == RoutingKind::Hamiltonian),
             nf: Constant::new(p.routing == RoutingKind::NegativeFirst),
-            m_own: k::<W>(mc.own as u64),
-            m_ox: k::<W>((mc.own & ((1 << mc.xb) - 1)) as u64),
-            m_oy: k::<W>((mc.own >> mc.xb) as u64),
+            m_own: Default::default(),
+            m_ox: Default::default(),
+            m_oy: Default::default(),
             m_xb: k::<8>(mc.xb as u64),
             m_xmask: k::<W>((1u64 << mc.xb) - 1),
             m_kmax: k::<W>(mc.kmax as u64),
             m_mmax: k::<W>(mc.mmax as u64),
             m_n: k::<W>(mc.n as u64),
-            m_nbr_v: mc.nbr.iter().map(|l| Constant::new(l.is_some())).collect(),
-            m_nbr: mc
-                .nbr
-                .iter()
-                .map(|l| k::<W>(l.unwrap_or(0) as u64))
-                .collect(),
+            m_nbr_v: vdef(4),
+            m_nbr: vdef(4),
             m_x: Default::default(),
             m_y: Default::default(),
             m_ok: Default::default(),
@@ -537,6 +478,8 @@ impl<const W: usize> Logic for Decode<W> {
         // addresses split into x and y with wires.
         self.m_x.next = self.hnode.val() & self.m_xmask.val();
         self.m_y.next = self.hnode.val() >> self.m_xb.val();
+        self.m_ox.next = self.m_own.val() & self.m_xmask.val();
+        self.m_oy.next = self.m_own.val() >> self.m_xb.val();
         // Hamiltonian R (paper 001 §2.1): toward a larger label the
         // neighbour with the largest label <= L(v), else the one with the
         // smallest label >= L(v); labels are distinct, so one port wins.
@@ -667,6 +610,7 @@ impl<const W: usize> Logic for Decode<W> {
         // routing::diversion: at its own node an O bit names a faulty port;
         // elsewhere the tree's port is faulty, unless it is the parent port
         // of an S=1 header (left to the DownPhaseUp check).
+        self.dv_on.next = self.dv_en.val() & self.dv_out.val().any();
         self.dv_port.next = false;
         for d in 0..4 {
             if self.rt_d.val().index() == d {

@@ -9,6 +9,12 @@
 //! `valid = 0`, its output `ready = 0`. NI port `n·injection + k` is
 //! injection channel `k` of node `n`; likewise for consumption.
 //!
+//! This is the rust-hdl simulation twin of a fabric (lockstep against the
+//! native fabric); the fabric Verilog users get is written by
+//! `crate::generate::fabric_module` from the same [`wires`], with one
+//! shared router module. Each router here drives its own table ports with
+//! its node's tables, as that Verilog ties them off.
+//!
 //! The wiring is per instance, which rust-hdl's `#[hdl_gen]` cannot express
 //! (two array levels in one path, indices that are not loop variables), so
 //! this block implements `Logic` by hand: `update` copies the wires in Rust,
@@ -16,6 +22,7 @@
 
 use crate::arbiter::vdef;
 use crate::router::{Fault, Router};
+use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams};
 use wormcast_sim::fabric::Fabric as NativeFabric;
@@ -37,6 +44,19 @@ pub struct Fabric<const W: usize> {
     _down: Vec<[Option<(u32, u8)>; 4]>,
     _inj: usize,
     _cons: usize,
+    /// Per router: the tables its `t_*` ports are tied to.
+    _tables: Vec<NodeTables>,
+}
+
+/// A `width`-bit Verilog constant (the widths of `crate::tables`).
+fn literal<const W: usize>(width: usize, v: u64) -> ast::VerilogLiteral {
+    match width {
+        1 => (v != 0).into(),
+        2 => Bits::<2>::from(v).into(),
+        4 => Bits::<4>::from(v).into(),
+        w if w == W => Bits::<W>::from(v).into(),
+        w => panic!("no table of width {w}"),
+    }
 }
 
 impl<const W: usize> Fabric<W> {
@@ -70,65 +90,90 @@ impl<const W: usize> Fabric<W> {
             _down: native.downstream.clone(),
             _inj: params.injection,
             _cons: params.consumption,
+            _tables: cfg
+                .iter()
+                .map(|c| {
+                    let mut c = c.clone();
+                    if fault == Fault::NoDiversion {
+                        c.divert_out = 0;
+                    }
+                    NodeTables::new(&c, params)
+                })
+                .collect(),
         }
     }
 
     /// The wires as (destination, source) signal names, in one order for
     /// both simulation and Verilog. `None` source = constant 0.
     fn wires(&self) -> Vec<(String, Option<String>)> {
-        let mut w = Vec::new();
-        for n in 0..self.r.len() {
-            w.push((format!("r${n}$clock"), Some("clock".into())));
-            w.push((format!("r${n}$rst"), Some("rst".into())));
-            for i in 0..4 {
-                let src = self._up[n][i];
-                w.push((
-                    format!("r${n}$i_flit${i}"),
-                    src.map(|(u, o)| format!("r${u}$o_flit${o}")),
-                ));
-                w.push((
-                    format!("r${n}$i_valid${i}"),
-                    src.map(|(u, o)| format!("r${u}$o_valid${o}")),
-                ));
-                let dst = self._down[n][i];
-                w.push((
-                    format!("r${n}$o_ready${i}"),
-                    dst.map(|(v, j)| format!("r${v}$i_ready${j}")),
-                ));
-            }
-            for k in 0..self._inj {
-                let p = n * self._inj + k;
-                w.push((
-                    format!("r${n}$i_flit${}", 4 + k),
-                    Some(format!("inj_flit${p}")),
-                ));
-                w.push((
-                    format!("r${n}$i_valid${}", 4 + k),
-                    Some(format!("inj_valid${p}")),
-                ));
-                w.push((
-                    format!("inj_ready${p}"),
-                    Some(format!("r${n}$i_ready${}", 4 + k)),
-                ));
-            }
-            for c in 0..self._cons {
-                let p = n * self._cons + c;
-                w.push((
-                    format!("cons_flit${p}"),
-                    Some(format!("r${n}$o_flit${}", 4 + c)),
-                ));
-                w.push((
-                    format!("cons_valid${p}"),
-                    Some(format!("r${n}$o_valid${}", 4 + c)),
-                ));
-                w.push((
-                    format!("r${n}$o_ready${}", 4 + c),
-                    Some(format!("cons_ready${p}")),
-                ));
-            }
-        }
-        w
+        wires(self.r.len(), &self._up, &self._down, self._inj, self._cons)
     }
+}
+
+/// The wiring of a fabric of `n` routers, from the native fabric's tables
+/// (`upstream`, `downstream`), as (destination, source) names: `r$N$port`
+/// for a router port, the bare name for a fabric port. `None` source =
+/// constant 0. The one wiring list of both the rust-hdl fabric and the
+/// generated fabric Verilog (`crate::generate`).
+pub fn wires(
+    n: usize,
+    up: &[[Option<(u32, u8)>; 4]],
+    down: &[[Option<(u32, u8)>; 4]],
+    inj: usize,
+    cons: usize,
+) -> Vec<(String, Option<String>)> {
+    let mut w = Vec::new();
+    for n in 0..n {
+        w.push((format!("r${n}$clock"), Some("clock".into())));
+        w.push((format!("r${n}$rst"), Some("rst".into())));
+        for i in 0..4 {
+            let src = up[n][i];
+            w.push((
+                format!("r${n}$i_flit${i}"),
+                src.map(|(u, o)| format!("r${u}$o_flit${o}")),
+            ));
+            w.push((
+                format!("r${n}$i_valid${i}"),
+                src.map(|(u, o)| format!("r${u}$o_valid${o}")),
+            ));
+            let dst = down[n][i];
+            w.push((
+                format!("r${n}$o_ready${i}"),
+                dst.map(|(v, j)| format!("r${v}$i_ready${j}")),
+            ));
+        }
+        for k in 0..inj {
+            let p = n * inj + k;
+            w.push((
+                format!("r${n}$i_flit${}", 4 + k),
+                Some(format!("inj_flit${p}")),
+            ));
+            w.push((
+                format!("r${n}$i_valid${}", 4 + k),
+                Some(format!("inj_valid${p}")),
+            ));
+            w.push((
+                format!("inj_ready${p}"),
+                Some(format!("r${n}$i_ready${}", 4 + k)),
+            ));
+        }
+        for c in 0..cons {
+            let p = n * cons + c;
+            w.push((
+                format!("cons_flit${p}"),
+                Some(format!("r${n}$o_flit${}", 4 + c)),
+            ));
+            w.push((
+                format!("cons_valid${p}"),
+                Some(format!("r${n}$o_valid${}", 4 + c)),
+            ));
+            w.push((
+                format!("r${n}$o_ready${}", 4 + c),
+                Some(format!("cons_ready${p}")),
+            ));
+        }
+    }
+    w
 }
 
 impl<const W: usize> Logic for Fabric<W> {
@@ -208,6 +253,14 @@ impl<const W: usize> Logic for Fabric<W> {
                 };
                 S::Assignment(E::Signal(dst), rhs)
             })
+            .chain(self._tables.iter().enumerate().flat_map(|(n, t)| {
+                t.ports().map(move |(port, width, v)| {
+                    S::Assignment(
+                        E::Signal(format!("r${n}${port}")),
+                        E::Literal(literal::<W>(width, v)),
+                    )
+                })
+            }))
             .collect();
         Verilog::Combinatorial(body)
     }

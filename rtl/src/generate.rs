@@ -1,18 +1,28 @@
 //! Verilog generation for one router or a whole fabric (ARCHITECTURE §7).
 //!
-//! rust-hdl names the top module `top` and every sub-module `top$…`; each
-//! generated top is renamed (`wormcast_router_n0`, `wormcast_fabric_4x4`) so
-//! several files can be read into one tool. Output is deterministic: the same
-//! parameters give the same bytes (tested).
+//! One router module for every node (issue 12 item 1): rust-hdl generates
+//! the router once ([`ROUTER_MODULE`] and its sub-modules, renamed from
+//! rust-hdl's `top` / `top$…`), with the node's tables as `t_*` input ports
+//! (`crate::tables`). A fabric is a structural module written here, not by
+//! rust-hdl: it instantiates that module once per node as `r$<node>`, ties
+//! each instance's tables off with its node's values and wires the links
+//! from the native fabric's tables (`crate::fabric::wires`). Generation
+//! time and text size therefore grow with the router count, not with
+//! rust-hdl's per-instance elaboration (a 16×16 torus: well under a
+//! second). A single router is the shared module plus a one-node wrapper
+//! `wormcast_router_n<node>` with the old per-node ports. Output is
+//! deterministic: the same parameters give the same bytes (tested).
 //!
 //! Supported flit widths: 16, 32 (default) and 64; the router is generic in
 //! the width, these are the monomorphised instances.
 
-use crate::fabric::Fabric;
-use crate::router::Router;
+use crate::fabric;
+use crate::router::{Fault, Router};
+use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
 use serde::Serialize;
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
+use wormcast_sim::fabric::Fabric as NativeFabric;
 use wormcast_sim::topology::Topology;
 use wormcast_sim::{InputError, InputResult};
 
@@ -25,6 +35,16 @@ pub struct Port {
     pub name: String,
     pub direction: String,
     pub width: usize,
+}
+
+impl Port {
+    fn new(name: &str, direction: &str, width: usize) -> Self {
+        Port {
+            name: name.to_string(),
+            direction: direction.to_string(),
+            width,
+        }
+    }
 }
 
 /// A generated top: its module name, Verilog text and ports.
@@ -146,19 +166,15 @@ fn finish(raw: String, name: String) -> Generated {
 }
 
 fn router_raw<const W: usize>(p: &RouterParams, cfg: &RouterConfig) -> String {
-    let mut r = Router::<W>::new(cfg, p);
+    let mut r = Router::<W>::generic(cfg, p, Fault::None);
     r.connect_all();
     generate_verilog(&r)
 }
 
-fn fabric_raw<const W: usize>(topo: &Topology, p: &RouterParams, cfg: &[RouterConfig]) -> String {
-    let mut f = Fabric::<W>::new(topo, p, cfg);
-    f.connect_all();
-    generate_verilog(&f)
-}
-
-/// One router with the per-instance constants of `cfg`.
-pub fn router_module(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Generated> {
+/// The one router module of a network (`ROUTER_MODULE` and its rust-hdl
+/// sub-modules): its text depends on the network's parameters only, never
+/// on `cfg`'s node; the node's tables are its `t_*` input ports.
+pub fn router_generic(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Generated> {
     check_width(p)?;
     check_tables(p, std::slice::from_ref(cfg))?;
     let raw = match p.flit.width {
@@ -166,10 +182,79 @@ pub fn router_module(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Genera
         32 => router_raw::<32>(p, cfg),
         _ => router_raw::<64>(p, cfg),
     };
-    Ok(finish(raw, format!("wormcast_router_n{}", cfg.node)))
+    Ok(finish(raw, ROUTER_MODULE.to_string()))
 }
 
-/// A whole fabric (`cfg` = one configuration per node of `topo`).
+/// The name of the one router module every node instantiates.
+pub const ROUTER_MODULE: &str = "wormcast_router";
+/// The instance name of the router inside a one-node wrapper
+/// ([`router_module`]): the vector testbench reaches registers through it.
+pub const NODE_INSTANCE: &str = "u";
+
+fn decl(p: &Port) -> String {
+    let range = if p.width > 1 {
+        format!("[{}:0] ", p.width - 1)
+    } else {
+        String::new()
+    };
+    format!("    {} wire {range}{};\n", p.direction, p.name)
+}
+
+fn lit(width: usize, v: u64) -> String {
+    format!("{width}'h{v:x}")
+}
+
+/// Header and port declarations of a structural module.
+fn module_head(name: &str, ports: &[Port]) -> String {
+    let mut v = format!("\nmodule {name}(\n");
+    let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
+    v.push_str(&format!("    {}\n);\n", names.join(",\n    ")));
+    for p in ports {
+        v.push_str(&decl(p));
+    }
+    v
+}
+
+fn is_table(p: &Port) -> bool {
+    p.name.starts_with("t_")
+}
+
+/// One router with `cfg`'s node tables tied off: the module
+/// `wormcast_router_n<node>` with the router's link, NI and error ports,
+/// instantiating the shared router module as [`NODE_INSTANCE`].
+pub fn router_module(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Generated> {
+    let g = router_generic(p, cfg)?;
+    let name = format!("wormcast_router_n{}", cfg.node);
+    let ports: Vec<Port> = g.ports.iter().filter(|p| !is_table(p)).cloned().collect();
+    let tables = NodeTables::new(cfg, p);
+    let mut v = g.verilog;
+    v.push_str(&format!(
+        "\n// Node {} of the network: the shared router with this node's tables.",
+        cfg.node
+    ));
+    v.push_str(&module_head(&name, &ports));
+    v.push_str(&format!("    {ROUTER_MODULE} {NODE_INSTANCE}(\n"));
+    let mut conns: Vec<String> = ports.iter().map(|q| format!(".{0}({0})", q.name)).collect();
+    conns.extend(
+        tables
+            .ports()
+            .map(|(t, w, x)| format!(".{t}({})", lit(w, x))),
+    );
+    v.push_str(&format!(
+        "        {}\n    );\nendmodule\n",
+        conns.join(",\n        ")
+    ));
+    Ok(Generated {
+        top: name,
+        verilog: v,
+        ports,
+    })
+}
+
+/// A whole fabric (`cfg` = one configuration per node of `topo`): the
+/// router module once, instantiated per node as `r$<node>` with that
+/// node's tables tied off, and wired link to link (`crate::fabric::wires`,
+/// the wiring of the native fabric).
 pub fn fabric_module(
     topo: &Topology,
     p: &RouterParams,
@@ -184,16 +269,88 @@ pub fn fabric_module(
         ));
     }
     check_tables(p, cfg)?;
-    let raw = match p.flit.width {
-        16 => fabric_raw::<16>(topo, p, cfg),
-        32 => fabric_raw::<32>(topo, p, cfg),
-        _ => fabric_raw::<64>(topo, p, cfg),
-    };
+    let g = router_generic(p, &cfg[0])?;
     let kind = if topo.is_torus() { "torus" } else { "mesh" };
-    Ok(finish(
-        raw,
-        format!("wormcast_{kind}_{}x{}", topo.k, topo.m),
-    ))
+    let name = format!("wormcast_{kind}_{}x{}", topo.k, topo.m);
+    let native = NativeFabric::new(*topo, *p, cfg.to_vec());
+    let n = cfg.len();
+    let w = p.flit.width as usize;
+    let wires = fabric::wires(
+        n,
+        &native.upstream,
+        &native.downstream,
+        p.injection,
+        p.consumption,
+    );
+    // Fabric ports: NI channels of every node.
+    let mut ports = vec![Port::new("clock", "input", 1), Port::new("rst", "input", 1)];
+    let (ninj, ncons) = (n * p.injection, n * p.consumption);
+    for (base, dir, width, count) in [
+        ("inj_flit", "input", w, ninj),
+        ("inj_valid", "input", 1, ninj),
+        ("inj_ready", "output", 1, ninj),
+        ("cons_flit", "output", w, ncons),
+        ("cons_valid", "output", 1, ncons),
+        ("cons_ready", "input", 1, ncons),
+    ] {
+        ports.extend((0..count).map(|k| Port::new(&format!("{base}${k}"), dir, width)));
+    }
+    let src: std::collections::HashMap<&str, &Option<String>> =
+        wires.iter().map(|(d, s)| (d.as_str(), s)).collect();
+    let mut v = g.verilog;
+    v.push_str(&format!(
+        "\n// The {kind} {}x{}: {n} instances of {ROUTER_MODULE}, one per node.",
+        topo.k, topo.m
+    ));
+    v.push_str(&module_head(&name, &ports));
+    for r in 0..n {
+        for q in g.ports.iter().filter(|q| q.direction == "output") {
+            let range = if q.width > 1 {
+                format!("[{}:0] ", q.width - 1)
+            } else {
+                String::new()
+            };
+            v.push_str(&format!("    wire {range}r${r}${};\n", q.name));
+        }
+    }
+    for (r, c) in cfg.iter().enumerate() {
+        let tables = NodeTables::new(c, p);
+        let tie: std::collections::HashMap<String, String> =
+            tables.ports().map(|(t, w, x)| (t, lit(w, x))).collect();
+        let conns: Vec<String> = g
+            .ports
+            .iter()
+            .map(|q| {
+                let net = if q.direction == "output" {
+                    format!("r${r}${}", q.name)
+                } else if let Some(t) = tie.get(&q.name) {
+                    t.clone()
+                } else {
+                    match src.get(format!("r${r}${}", q.name).as_str()) {
+                        Some(Some(s)) => s.clone(),
+                        _ => lit(q.width, 0),
+                    }
+                };
+                format!(".{}({net})", q.name)
+            })
+            .collect();
+        v.push_str(&format!(
+            "    {ROUTER_MODULE} r${r}(\n        {}\n    );\n",
+            conns.join(",\n        ")
+        ));
+    }
+    for (dst, s) in &wires {
+        if !dst.starts_with("r$") {
+            let s = s.as_deref().expect("fabric outputs have a source");
+            v.push_str(&format!("    assign {dst} = {s};\n"));
+        }
+    }
+    v.push_str("endmodule\n");
+    Ok(Generated {
+        top: name,
+        verilog: v,
+        ports,
+    })
 }
 
 /// Verilog of one router.

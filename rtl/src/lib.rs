@@ -12,6 +12,7 @@
 
 pub mod arbiter;
 pub mod decode;
+pub mod decoders;
 pub mod drive;
 pub mod fabric;
 pub mod fabric_cfg;
@@ -20,6 +21,7 @@ pub mod generate;
 pub mod hw;
 pub mod names;
 pub mod router;
+pub mod tables;
 pub mod verilated;
 
 pub use generate::{generate_fabric, generate_router};

@@ -16,9 +16,11 @@
 //! `RouterState::reset()`.
 
 use crate::arbiter::{vdef, Arbiter};
-use crate::decode::{Decode, CONS_W, SETUP_W};
+use crate::decode::{CONS_W, SETUP_W};
+use crate::decoders::Decoders;
 use crate::fifo::InputFifo;
 use crate::hw::*;
+use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams};
 use wormcast_sim::router::InState;
@@ -56,8 +58,27 @@ pub struct Router<const W: usize> {
     pub o_ready: Vec<Signal<In, Bit>>,
     pub err_count_o: Signal<Out, Bits<ERR_COUNT_W>>,
     pub err_code_o: Signal<Out, Bits<ERR_CODE_W>>,
+    /// The node's tables (`crate::tables`): tied off by the instantiating
+    /// fabric, one router module for every node.
+    pub t_own: Vec<Signal<In, Bits<W>>>,
+    pub t_par_v: Vec<Signal<In, Bit>>,
+    pub t_par_d: Vec<Signal<In, Bits<2>>>,
+    pub t_ch_v: Vec<Signal<In, Bit>>,
+    pub t_ch_lo: Vec<Signal<In, Bits<W>>>,
+    pub t_ch_hi: Vec<Signal<In, Bits<W>>>,
+    pub t_link_v: Vec<Signal<In, Bit>>,
+    pub t_link_cls: Vec<Signal<In, Bits<CLASS_W>>>,
+    pub t_arr_v: Vec<Signal<In, Bit>>,
+    pub t_arr_cls: Vec<Signal<In, Bits<CLASS_W>>>,
+    pub t_dv_out: Vec<Signal<In, Bits<O_W>>>,
+    pub t_pool: Vec<Signal<In, Bits<CONS_W>>>,
+    pub t_sp_v: Vec<Signal<In, Bit>>,
+    pub t_sp_d: Vec<Signal<In, Bits<2>>>,
+    pub t_m_own: Vec<Signal<In, Bits<W>>>,
+    pub t_m_nbr_v: Vec<Signal<In, Bit>>,
+    pub t_m_nbr: Vec<Signal<In, Bits<W>>>,
     pub fifo: Vec<InputFifo<W>>,
-    pub dec: Vec<Decode<W>>,
+    pub dec: Decoders<W>,
     pub arb: Arbiter,
     pub in_state: Vec<DFF<Bits<STATE_W>>>,
     pub in_reserved: Vec<DFF<Bits<MASK_W>>>,
@@ -94,6 +115,10 @@ pub struct Router<const W: usize> {
     err_max: Constant<Bits<17>>,
     _n_in: usize,
     _n_out: usize,
+    _n_cls: usize,
+    _n_ch: usize,
+    _n_pool: usize,
+    _n_sp: usize,
 }
 
 impl<const W: usize> Router<W> {
@@ -101,10 +126,27 @@ impl<const W: usize> Router<W> {
         Self::with_fault(cfg, p, Fault::None)
     }
 
+    /// The router of `cfg`'s node, its table ports driven with that node's
+    /// tables, as a fabric ties them off (`Fault::NoDiversion` is a wrong
+    /// table: the faulty outputs are left out).
     pub fn with_fault(cfg: &RouterConfig, p: &RouterParams, fault: Fault) -> Self {
+        let mut c = cfg.clone();
+        if fault == Fault::NoDiversion {
+            c.divert_out = 0;
+        }
+        let mut r = Self::generic(cfg, p, fault);
+        r.tie(&NodeTables::new(&c, p));
+        r
+    }
+
+    /// The router module of `cfg`'s network with its table ports undriven:
+    /// identical for every node of one network.
+    pub fn generic(cfg: &RouterConfig, p: &RouterParams, fault: Fault) -> Self {
         assert_eq!(p.flit.width as usize, W, "flit width");
         let n_in = p.inputs();
         let n_out = p.outputs();
+        let t = NodeTables::new(cfg, p);
+        let len = |name: &str| t.get(name).len();
         Router {
             clock: Default::default(),
             rst: Default::default(),
@@ -119,19 +161,30 @@ impl<const W: usize> Router<W> {
             fifo: (0..n_in)
                 .map(|_| InputFifo::with_fault(p.depth, fault == Fault::ReadyBeforeEdge))
                 .collect(),
-            dec: (0..n_in)
-                .map(|i| {
-                    let mut q = *p;
-                    if fault == Fault::SetupOffByOne {
-                        q.setup_cycles = q.setup_cycles.saturating_sub(1);
-                    }
-                    let mut c = cfg.clone();
-                    if fault == Fault::NoDiversion {
-                        c.divert_out = 0;
-                    }
-                    Decode::new(&c, &q, i)
-                })
-                .collect(),
+            t_own: vdef(len("own")),
+            t_par_v: vdef(len("par_v")),
+            t_par_d: vdef(len("par_d")),
+            t_ch_v: vdef(len("ch_v")),
+            t_ch_lo: vdef(len("ch_lo")),
+            t_ch_hi: vdef(len("ch_hi")),
+            t_link_v: vdef(len("link_v")),
+            t_link_cls: vdef(len("link_cls")),
+            t_arr_v: vdef(len("arr_v")),
+            t_arr_cls: vdef(len("arr_cls")),
+            t_dv_out: vdef(len("dv_out")),
+            t_pool: vdef(len("pool")),
+            t_sp_v: vdef(len("sp_v")),
+            t_sp_d: vdef(len("sp_d")),
+            t_m_own: vdef(len("m_own")),
+            t_m_nbr_v: vdef(len("m_nbr_v")),
+            t_m_nbr: vdef(len("m_nbr")),
+            dec: {
+                let mut q = *p;
+                if fault == Fault::SetupOffByOne {
+                    q.setup_cycles = q.setup_cycles.saturating_sub(1);
+                }
+                Decoders::new(cfg, &q)
+            },
             arb: Arbiter::new(
                 n_in,
                 fault == Fault::ArbiterPriority,
@@ -172,7 +225,44 @@ impl<const W: usize> Router<W> {
             err_max: Constant::new((u16::MAX as u64).into()),
             _n_in: n_in,
             _n_out: n_out,
+            _n_cls: len("own"),
+            _n_ch: len("ch_v"),
+            _n_pool: len("pool"),
+            _n_sp: len("sp_v"),
         }
+    }
+
+    /// Drives the table ports with `t`'s values (they hold until changed).
+    pub fn tie(&mut self, t: &NodeTables) {
+        fn set<T: Synth + From<u64>>(s: &mut [Signal<In, T>], v: &[u64]) {
+            assert_eq!(s.len(), v.len(), "table length");
+            for (s, &v) in s.iter_mut().zip(v) {
+                s.next = v.into();
+            }
+        }
+        fn set_bit(s: &mut [Signal<In, Bit>], v: &[u64]) {
+            assert_eq!(s.len(), v.len(), "table length");
+            for (s, &v) in s.iter_mut().zip(v) {
+                s.next = v != 0;
+            }
+        }
+        set(&mut self.t_own, t.get("own"));
+        set_bit(&mut self.t_par_v, t.get("par_v"));
+        set(&mut self.t_par_d, t.get("par_d"));
+        set_bit(&mut self.t_ch_v, t.get("ch_v"));
+        set(&mut self.t_ch_lo, t.get("ch_lo"));
+        set(&mut self.t_ch_hi, t.get("ch_hi"));
+        set_bit(&mut self.t_link_v, t.get("link_v"));
+        set(&mut self.t_link_cls, t.get("link_cls"));
+        set_bit(&mut self.t_arr_v, t.get("arr_v"));
+        set(&mut self.t_arr_cls, t.get("arr_cls"));
+        set(&mut self.t_dv_out, t.get("dv_out"));
+        set(&mut self.t_pool, t.get("pool"));
+        set_bit(&mut self.t_sp_v, t.get("sp_v"));
+        set(&mut self.t_sp_d, t.get("sp_d"));
+        set(&mut self.t_m_own, t.get("m_own"));
+        set_bit(&mut self.t_m_nbr_v, t.get("m_nbr_v"));
+        set(&mut self.t_m_nbr, t.get("m_nbr"));
     }
 }
 
@@ -219,6 +309,37 @@ impl<const W: usize> Logic for Router<W> {
         }
 
         self.arb.owned.next = self.ownm_all.val();
+        self.dec.owned.next = self.ownm_all.val().get_bits::<CONS_W>(4);
+        // The node's tables, to every decoder.
+        for j in 0..self._n_cls {
+            self.dec.own[j].next = self.t_own[j].val();
+            self.dec.par_v[j].next = self.t_par_v[j].val();
+            self.dec.par_d[j].next = self.t_par_d[j].val();
+        }
+        for j in 0..self._n_ch {
+            self.dec.ch_v[j].next = self.t_ch_v[j].val();
+            self.dec.ch_lo[j].next = self.t_ch_lo[j].val();
+            self.dec.ch_hi[j].next = self.t_ch_hi[j].val();
+        }
+        for j in 0..4 {
+            self.dec.link_v[j].next = self.t_link_v[j].val();
+            self.dec.link_cls[j].next = self.t_link_cls[j].val();
+            self.dec.m_nbr_v[j].next = self.t_m_nbr_v[j].val();
+            self.dec.m_nbr[j].next = self.t_m_nbr[j].val();
+        }
+        self.dec.dv_out[0].next = self.t_dv_out[0].val();
+        self.dec.m_own[0].next = self.t_m_own[0].val();
+        for j in 0..self._n_in {
+            self.dec.arr_v[j].next = self.t_arr_v[j].val();
+            self.dec.arr_cls[j].next = self.t_arr_cls[j].val();
+        }
+        for j in 0..self._n_pool {
+            self.dec.pool[j].next = self.t_pool[j].val();
+        }
+        for j in 0..self._n_sp {
+            self.dec.sp_v[j].next = self.t_sp_v[j].val();
+            self.dec.sp_d[j].next = self.t_sp_d[j].val();
+        }
         self.arb.prio.next = self.prio.q.val();
         self.prio.d.next = self.arb.prio_next.val();
 
@@ -239,27 +360,26 @@ impl<const W: usize> Logic for Router<W> {
             self.fifo[i].in_valid.next = self.i_valid[i].val();
             self.i_ready[i].next = self.fifo[i].ready.val();
 
-            self.dec[i].head.next = self.fifo[i].head.val();
-            self.dec[i].nonempty.next = self.fifo[i].count.val().any();
-            self.dec[i].state.next = self.in_state[i].q.val();
-            self.dec[i].reserved.next = self.in_reserved[i].q.val();
-            self.dec[i].wclass.next = self.in_class[i].q.val();
-            self.dec[i].owned.next = self.ownm_all.val().get_bits::<CONS_W>(4);
-            self.dec[i].setup.next = self.in_setup[i].q.val();
-            self.arb.req[i].next = self.dec[i].req.val();
+            self.dec.head[i].next = self.fifo[i].head.val();
+            self.dec.nonempty[i].next = self.fifo[i].count.val().any();
+            self.dec.state[i].next = self.in_state[i].q.val();
+            self.dec.reserved[i].next = self.in_reserved[i].q.val();
+            self.dec.wclass[i].next = self.in_class[i].q.val();
+            self.dec.setup[i].next = self.in_setup[i].q.val();
+            self.arb.req[i].next = self.dec.req[i].val();
 
             // Coordinated flow control: all outputs of the flit, or none.
-            self.go[i].next = self.dec[i].send.val()
-                & ((self.dec[i].send_outs.val() & self.clm_all.val())
-                    == self.dec[i].send_outs.val());
-            self.popi[i].next = self.dec[i].drop.val()
-                | self.dec[i].err.val()
+            self.go[i].next = self.dec.send[i].val()
+                & ((self.dec.send_outs[i].val() & self.clm_all.val())
+                    == self.dec.send_outs[i].val());
+            self.popi[i].next = self.dec.drop[i].val()
+                | self.dec.err[i].val()
                 | self.go[i].val()
-                | (self.arb.grant[i].val() & self.dec[i].strip.val());
+                | (self.arb.grant[i].val() & self.dec.strip[i].val());
             self.fifo[i].pop.next = self.popi[i].val();
             // Header setup counter: up while a first HEAD waits, 0 on a pop.
             self.setup_inc[i].next = self.in_setup[i].q.val() + self.setup_one.val();
-            if self.dec[i].setup_wait.val() {
+            if self.dec.setup_wait[i].val() {
                 self.in_setup[i].d.next = self.setup_inc[i].val();
             }
             if self.popi[i].val() {
@@ -268,12 +388,12 @@ impl<const W: usize> Logic for Router<W> {
 
             if self.go[i].val() {
                 for o in 0..self._n_out {
-                    if self.dec[i].send_outs.val().get_bit(o) {
-                        self.out_flit[o].d.next = self.dec[i].send_flit.val();
+                    if self.dec.send_outs[i].val().get_bit(o) {
+                        self.out_flit[o].d.next = self.dec.send_flit[i].val();
                         self.out_valid[o].d.next = true;
                     }
                 }
-                if self.dec[i].release_tail.val() {
+                if self.dec.release_tail[i].val() {
                     for o in 0..self._n_out {
                         if self.in_reserved[i].q.val().get_bit(o) {
                             self.out_owner[o].d.next = self.no_owner.val();
@@ -283,26 +403,26 @@ impl<const W: usize> Logic for Router<W> {
                     self.in_state[i].d.next = self.st_idle.val();
                 }
             }
-            if self.dec[i].drop.val() | self.dec[i].err.val() {
-                self.in_state[i].d.next = self.dec[i].drop_state.val();
+            if self.dec.drop[i].val() | self.dec.err[i].val() {
+                self.in_state[i].d.next = self.dec.drop_state[i].val();
             }
-            if self.dec[i].err.val() {
-                self.err_code.d.next = self.dec[i].code.val();
+            if self.dec.err[i].val() {
+                self.err_code.d.next = self.dec.code[i].val();
                 self.nerr[i + 1].next = self.nerr[i].val() + 1;
             } else {
                 self.nerr[i + 1].next = self.nerr[i].val();
             }
             // Atomic reservation: the grant takes every requested output.
             if self.arb.grant[i].val() {
-                if self.dec[i].divert.val() {
+                if self.dec.divert[i].val() {
                     self.in_state[i].d.next = self.st_diverted.val();
                 } else {
                     self.in_state[i].d.next = self.st_active.val();
                 }
-                self.in_reserved[i].d.next = self.dec[i].req.val();
-                self.in_class[i].d.next = self.dec[i].hclass.val();
+                self.in_reserved[i].d.next = self.dec.req[i].val();
+                self.in_class[i].d.next = self.dec.hclass[i].val();
                 for o in 0..self._n_out {
-                    if self.dec[i].req.val().get_bit(o) {
+                    if self.dec.req[i].val().get_bit(o) {
                         self.out_owner[o].d.next = self.in_id[i].val();
                     }
                 }

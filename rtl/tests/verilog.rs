@@ -68,9 +68,14 @@ fn router_verilog_deterministic_and_valid() {
     assert_eq!(a.ports.len(), 2 + 3 * 5 + 3 * 6 + 2);
     yosys("wormcast_router_n0", &a.verilog, &a.top);
     iverilog("router_n0", &a.verilog);
-    // Another instance differs only in its constants.
+    // Another node's wrapper differs in its tied-off tables only.
     let c = router_module(&p, &cfg[5]).unwrap();
     assert_ne!(a.verilog, c.verilog);
+    let shared = |v: &str| v[..v.find("\n// Node ").unwrap()].to_string();
+    assert!(
+        shared(&a.verilog) == shared(&c.verilog),
+        "the shared router module differs between nodes 0 and 5"
+    );
 }
 
 #[test]
@@ -106,11 +111,58 @@ fn fabric_verilog_valid() {
     assert_eq!(g.ports.len(), 2 + 16 * 3 + 16 * 2 * 3);
     // Every link is wired: router 0's +x input is fed by router 1's -x output.
     assert!(
-        g.verilog.contains("r$0$i_flit$0 = r$1$o_flit$1;"),
+        g.verilog.contains(".i_flit$0(r$1$o_flit$1)"),
         "wrap/link wiring"
     );
     iverilog("fabric_4x4", &g.verilog);
     yosys("wormcast_torus_4x4", &g.verilog, &g.top);
+}
+
+/// Issue 12 item 1: one router module for every node. The router text is
+/// the same whichever node's configuration generated it, a fabric defines
+/// it once and instantiates it once per node, and the fabric text beyond
+/// the router grows in proportion to the router count.
+#[test]
+fn fabric_instantiates_one_router_module() {
+    use wormcast_rtl::generate::{router_generic, ROUTER_MODULE};
+    let p = RouterParams::default();
+    let modules = |v: &str| v.lines().filter(|l| l.starts_with("module ")).count();
+    let mut extra = vec![];
+    for k in [4u32, 8] {
+        let topo = Topology::torus(k, k).unwrap();
+        let cfg = dstm_configs(&topo, Named::Dstm1, &p).unwrap();
+        let r0 = router_generic(&p, &cfg[0]).unwrap();
+        for c in &cfg[1..] {
+            assert!(
+                router_generic(&p, c).unwrap().verilog == r0.verilog,
+                "router text of node {} differs from node 0's",
+                c.node
+            );
+        }
+        let g = fabric_module(&topo, &p, &cfg).unwrap();
+        let n = (k * k) as usize;
+        assert_eq!(modules(&g.verilog), modules(&r0.verilog) + 1);
+        assert_eq!(
+            g.verilog
+                .matches(&format!("module {ROUTER_MODULE}("))
+                .count(),
+            1
+        );
+        assert_eq!(
+            g.verilog
+                .matches(&format!("    {ROUTER_MODULE} r$"))
+                .count(),
+            n
+        );
+        extra.push((g.verilog.len() - r0.verilog.len()) as f64 / n as f64);
+    }
+    // Bytes per router instance: the same at 16 and 64 routers (within the
+    // longer node numbers of the larger fabric).
+    let ratio = extra[1] / extra[0];
+    assert!(
+        (0.95..1.15).contains(&ratio),
+        "per-router size ratio {ratio}"
+    );
 }
 
 #[test]

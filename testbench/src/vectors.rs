@@ -317,15 +317,18 @@ pub fn router_vectors_vs(
             width: 1,
         });
     }
+    // The one-node top wraps the shared router module: registers and
+    // ports are checked inside the instance.
+    let inst = wormcast_rtl::generate::NODE_INSTANCE;
     vs.checks = sigs
         .iter()
         .map(|s| Field {
-            path: s.verilog.clone(),
+            path: format!("{inst}.{}", s.verilog),
             width: s.width,
         })
         .collect();
     let _ = cfg;
-    vs.dump_scopes = vec![String::new()];
+    vs.dump_scopes = vec![String::new(), inst.to_string()];
     let mut stim = RouterStim::new(mcfg, mparams, seed);
     let mut cur = RouterState::reset();
     let mut next = RouterState::reset();
