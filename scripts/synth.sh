@@ -70,7 +70,7 @@ fi
 python3 - "$out/router/manifest.json" >"$out/pnr_wrap.v" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-ins = [p for p in m["ports"] if p["direction"] == "input" and p["name"] not in ("clock", "rst")]
+ins = [p for p in m["ports"] if p["direction"] == "input" and p["name"] not in ("clk", "rst")]
 outs = [p for p in m["ports"] if p["direction"] == "output"]
 ni = sum(p["width"] for p in ins); no = sum(p["width"] for p in outs)
 print("// P&R wrapper (scripts/synth.sh): serial-in / parallel-load shift registers")
@@ -79,7 +79,7 @@ print(f"  reg [{ni-1}:0] ish = 0;")
 print(f"  always @(posedge clk) ish <= {{ish[{ni-2}:0], sin}};")
 for p in outs:
     print(f"  wire [{p['width']-1}:0] w_{p['name'].replace('$','_')};")
-conn = [".clock(clk)", ".rst(rst)"]
+conn = [".clk(clk)", ".rst(rst)"]
 lo = 0
 for p in ins:
     conn.append(f".{p['name']}(ish[{lo+p['width']-1}:{lo}])"); lo += p["width"]

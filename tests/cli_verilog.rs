@@ -51,7 +51,12 @@ fn router_files_manifest_and_determinism() {
     let ports = m["ports"].as_array().unwrap();
     assert!(ports
         .iter()
-        .any(|p| p["name"] == "o_flit$5" && p["width"] == 32 && p["direction"] == "output"));
+        .any(|p| p["name"] == "out_cons1_flit" && p["width"] == 32 && p["direction"] == "output"));
+    // Conventional names only: no rust-hdl `$` separators at the top.
+    assert!(ports
+        .iter()
+        .all(|p| !p["name"].as_str().unwrap().contains('$')));
+    assert!(ports.iter().any(|p| p["name"] == "clk"));
 }
 
 #[test]
@@ -74,6 +79,25 @@ fn fabric_files() {
     assert_eq!(m["kind"], "fabric");
     let v = std::fs::read_to_string(Path::new(&d).join("wormcast_torus_3x3.v")).unwrap();
     assert!(v.contains("module wormcast_torus_3x3("));
+    // The file list names the one Verilog file, relative to itself.
+    assert_eq!(m["filelist"], "wormcast_torus_3x3.f");
+    let f = std::fs::read_to_string(Path::new(&d).join("wormcast_torus_3x3.f")).unwrap();
+    assert_eq!(f, "wormcast_torus_3x3.v\n");
+    // NI ports by node and channel (docs/hardware.md section 0).
+    let ports = m["ports"].as_array().unwrap();
+    assert_eq!(ports.len(), 2 + 9 * 3 + 9 * 2 * 3);
+    for name in [
+        "clk",
+        "rst",
+        "n8_inj0_flit",
+        "n8_inj0_ready",
+        "n4_cons1_valid",
+    ] {
+        assert!(ports.iter().any(|p| p["name"] == name), "{name}");
+    }
+    // One router module, instantiated once per node.
+    assert_eq!(v.matches("module wormcast_router(").count(), 1);
+    assert_eq!(v.matches("    wormcast_router r$").count(), 9);
 }
 
 #[test]

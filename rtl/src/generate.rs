@@ -17,6 +17,7 @@
 //! the width, these are the monomorphised instances.
 
 use crate::fabric;
+use crate::names::{ni_port, router_in, router_out, CLK, RST};
 use crate::router::{Fault, Router};
 use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
@@ -219,22 +220,74 @@ fn is_table(p: &Port) -> bool {
     p.name.starts_with("t_")
 }
 
+/// The user-facing name of a port of the shared router module
+/// (`i_flit$1` → `in_mx_flit`, `o_ready$4` → `out_cons0_ready`,
+/// `clock` → `clk`, `err_count_o` → `err_count`).
+fn clean_router_port(core: &str) -> String {
+    let idx = |s: &str| {
+        s.rsplit_once('$')
+            .and_then(|(b, i)| Some((b.to_string(), i.parse().ok()?)))
+    };
+    match core {
+        "clock" => CLK.to_string(),
+        "rst" => RST.to_string(),
+        "err_count_o" => "err_count".to_string(),
+        "err_code_o" => "err_code".to_string(),
+        _ => match idx(core) {
+            Some((b, i)) if b.starts_with("i_") => router_in(i, &b[2..]),
+            Some((b, o)) if b.starts_with("o_") => router_out(o, &b[2..]),
+            _ => panic!("unexpected router port {core}"),
+        },
+    }
+}
+
+/// The user-facing name of a fabric port of [`fabric::wires`]
+/// (`inj_flit$5` → `n5_inj0_flit` with one injection channel, `clock` →
+/// `clk`); router ports (`r$…`) are returned unchanged.
+fn clean_fabric_port(name: &str, inj: usize, cons: usize) -> String {
+    if name == "clock" {
+        return CLK.to_string();
+    }
+    let Some((base, p)) = name.rsplit_once('$') else {
+        return name.to_string();
+    };
+    let (Some((kind, sig)), Ok(p)) = (base.split_once('_'), p.parse::<usize>()) else {
+        return name.to_string();
+    };
+    match kind {
+        "inj" => ni_port((p / inj) as u32, true, (p % inj) as u32, sig),
+        "cons" => ni_port((p / cons) as u32, false, (p % cons) as u32, sig),
+        _ => name.to_string(),
+    }
+}
+
 /// One router with `cfg`'s node tables tied off: the module
 /// `wormcast_router_n<node>` with the router's link, NI and error ports,
 /// instantiating the shared router module as [`NODE_INSTANCE`].
 pub fn router_module(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Generated> {
     let g = router_generic(p, cfg)?;
     let name = format!("wormcast_router_n{}", cfg.node);
-    let ports: Vec<Port> = g.ports.iter().filter(|p| !is_table(p)).cloned().collect();
+    let core: Vec<&Port> = g.ports.iter().filter(|p| !is_table(p)).collect();
+    let ports: Vec<Port> = core
+        .iter()
+        .map(|q| Port::new(&clean_router_port(&q.name), &q.direction, q.width))
+        .collect();
     let tables = NodeTables::new(cfg, p);
     let mut v = g.verilog;
     v.push_str(&format!(
-        "\n// Node {} of the network: the shared router with this node's tables.",
+        "\n// Node {} of the network: the shared router with this node's tables.\n\
+         // {CLK}: rising edge; {RST}: active high, synchronous. Ports are named\n\
+         // after the router's ports (in_px = +x link input, out_cons0 =\n\
+         // consumption channel 0; docs/hardware.md section 0).",
         cfg.node
     ));
     v.push_str(&module_head(&name, &ports));
     v.push_str(&format!("    {ROUTER_MODULE} {NODE_INSTANCE}(\n"));
-    let mut conns: Vec<String> = ports.iter().map(|q| format!(".{0}({0})", q.name)).collect();
+    let mut conns: Vec<String> = core
+        .iter()
+        .zip(&ports)
+        .map(|(q, c)| format!(".{}({})", q.name, c.name))
+        .collect();
     conns.extend(
         tables
             .ports()
@@ -283,23 +336,30 @@ pub fn fabric_module(
         p.consumption,
     );
     // Fabric ports: NI channels of every node.
-    let mut ports = vec![Port::new("clock", "input", 1), Port::new("rst", "input", 1)];
-    let (ninj, ncons) = (n * p.injection, n * p.consumption);
-    for (base, dir, width, count) in [
-        ("inj_flit", "input", w, ninj),
-        ("inj_valid", "input", 1, ninj),
-        ("inj_ready", "output", 1, ninj),
-        ("cons_flit", "output", w, ncons),
-        ("cons_valid", "output", 1, ncons),
-        ("cons_ready", "input", 1, ncons),
-    ] {
-        ports.extend((0..count).map(|k| Port::new(&format!("{base}${k}"), dir, width)));
+    let mut ports = vec![Port::new(CLK, "input", 1), Port::new(RST, "input", 1)];
+    for node in 0..n as u32 {
+        for ch in 0..p.injection as u32 {
+            ports.push(Port::new(&ni_port(node, true, ch, "flit"), "input", w));
+            ports.push(Port::new(&ni_port(node, true, ch, "valid"), "input", 1));
+            ports.push(Port::new(&ni_port(node, true, ch, "ready"), "output", 1));
+        }
+        for ch in 0..p.consumption as u32 {
+            ports.push(Port::new(&ni_port(node, false, ch, "flit"), "output", w));
+            ports.push(Port::new(&ni_port(node, false, ch, "valid"), "output", 1));
+            ports.push(Port::new(&ni_port(node, false, ch, "ready"), "input", 1));
+        }
     }
-    let src: std::collections::HashMap<&str, &Option<String>> =
-        wires.iter().map(|(d, s)| (d.as_str(), s)).collect();
+    let clean = |x: &str| clean_fabric_port(x, p.injection, p.consumption);
+    let src: std::collections::HashMap<&str, Option<String>> = wires
+        .iter()
+        .map(|(d, s)| (d.as_str(), s.as_deref().map(clean)))
+        .collect();
     let mut v = g.verilog;
     v.push_str(&format!(
-        "\n// The {kind} {}x{}: {n} instances of {ROUTER_MODULE}, one per node.",
+        "\n// The {kind} {}x{}: {n} instances of {ROUTER_MODULE}, one per node (r$<node>).\n\
+         // {CLK}: rising edge; {RST}: active high, synchronous. NI ports:\n\
+         // n<node>_inj<k>_flit/valid (in), _ready (out); n<node>_cons<k>_flit/valid\n\
+         // (out), _ready (in); docs/hardware.md section 0.",
         topo.k, topo.m
     ));
     v.push_str(&module_head(&name, &ports));
@@ -342,7 +402,7 @@ pub fn fabric_module(
     for (dst, s) in &wires {
         if !dst.starts_with("r$") {
             let s = s.as_deref().expect("fabric outputs have a source");
-            v.push_str(&format!("    assign {dst} = {s};\n"));
+            v.push_str(&format!("    assign {} = {s};\n", clean(dst)));
         }
     }
     v.push_str("endmodule\n");

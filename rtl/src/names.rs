@@ -64,22 +64,61 @@ impl Reg {
     }
 }
 
-/// Router module ports, by direction of the link (Verilog names).
-pub fn port_in_flit(i: usize) -> String {
-    format!("i_flit${i}")
+/// Clock of every generated top: registers load on its rising edge.
+pub const CLK: &str = "clk";
+/// Reset of every generated top: active high, synchronous (sampled on the
+/// rising edge of [`CLK`]; one edge with it high puts every register in
+/// `RouterState::reset()`).
+pub const RST: &str = "rst";
+
+/// Port `sig` (`flit`, `valid`, `ready`) of router input `i` on a one-router
+/// top: `in_px_flit`, `in_inj0_valid`, … (the native VCD's port names).
+pub fn router_in(i: usize, sig: &str) -> String {
+    format!("{}_{sig}", input_name(i))
 }
-pub fn port_in_valid(i: usize) -> String {
-    format!("i_valid${i}")
+
+/// Port `sig` of router output `o`: `out_px_flit`, `out_cons1_ready`, …
+pub fn router_out(o: usize, sig: &str) -> String {
+    format!("{}_{sig}", output_name(o))
 }
-pub fn port_in_ready(i: usize) -> String {
-    format!("i_ready${i}")
+
+/// A fabric's NI port: `n<node>_inj<ch>_<sig>` (injection channel `ch` of
+/// `node`, `sig` = `flit`, `valid` in, `ready` out) or
+/// `n<node>_cons<ch>_<sig>` (consumption: `flit`, `valid` out, `ready` in).
+pub fn ni_port(node: u32, inj: bool, ch: u32, sig: &str) -> String {
+    let k = if inj { "inj" } else { "cons" };
+    format!("n{node}_{k}{ch}_{sig}")
 }
-pub fn port_out_flit(o: usize) -> String {
-    format!("o_flit${o}")
+
+/// The inverse of [`ni_port`]: (node, injection?, channel, signal).
+pub fn parse_ni_port(name: &str) -> Option<(u32, bool, u32, &str)> {
+    let rest = name.strip_prefix('n')?;
+    let (node, rest) = rest.split_once('_')?;
+    let (chan, sig) = rest.split_once('_')?;
+    let (inj, ch) = if let Some(c) = chan.strip_prefix("inj") {
+        (true, c)
+    } else {
+        (false, chan.strip_prefix("cons")?)
+    };
+    Some((node.parse().ok()?, inj, ch.parse().ok()?, sig))
 }
-pub fn port_out_valid(o: usize) -> String {
-    format!("o_valid${o}")
-}
-pub fn port_out_ready(o: usize) -> String {
-    format!("o_ready${o}")
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ni_port_names_round_trip() {
+        assert_eq!(ni_port(12, true, 0, "flit"), "n12_inj0_flit");
+        assert_eq!(ni_port(3, false, 1, "ready"), "n3_cons1_ready");
+        assert_eq!(parse_ni_port("n12_inj0_flit"), Some((12, true, 0, "flit")));
+        assert_eq!(
+            parse_ni_port("n3_cons1_ready"),
+            Some((3, false, 1, "ready"))
+        );
+        assert_eq!(parse_ni_port("clk"), None);
+        assert_eq!(parse_ni_port("n3_x1_ready"), None);
+        assert_eq!(router_in(1, "flit"), "in_mx_flit");
+        assert_eq!(router_out(5, "valid"), "out_cons1_valid");
+    }
 }

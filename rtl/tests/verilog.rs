@@ -62,9 +62,10 @@ fn router_verilog_deterministic_and_valid() {
     assert!(a.verilog.contains("module wormcast_router_n0("));
     assert!(!a.verilog.contains("module top"));
     let find = |n: &str| a.ports.iter().find(|p| p.name == n).unwrap().width;
-    assert_eq!(find("i_flit$4"), 32);
-    assert_eq!(find("o_valid$5"), 1);
-    assert_eq!(find("err_count_o"), 16);
+    assert_eq!(find("in_inj0_flit"), 32);
+    assert_eq!(find("out_cons1_valid"), 1);
+    assert_eq!(find("err_count"), 16);
+    assert_eq!(find("clk"), 1);
     assert_eq!(a.ports.len(), 2 + 3 * 5 + 3 * 6 + 2);
     yosys("wormcast_router_n0", &a.verilog, &a.top);
     iverilog("router_n0", &a.verilog);

@@ -191,10 +191,16 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     std::fs::create_dir_all(&a.out).map_err(io)?;
     let file = format!("{}.v", g.top);
     std::fs::write(a.out.join(&file), &g.verilog).map_err(io)?;
+    // The file list for simulators and synthesis flows (`verilator -f`,
+    // `iverilog -c`, yosys `read_verilog -f`-style scripts): paths relative
+    // to the list's own directory.
+    let filelist = format!("{}.f", g.top);
+    std::fs::write(a.out.join(&filelist), format!("{file}\n")).map_err(io)?;
     let manifest = json!({
         "generator": "wormcast verilog (rtl/, rust-hdl 0.46)",
         "kind": if a.router { "router" } else { "fabric" },
         "files": [file],
+        "filelist": filelist,
         "top": g.top,
         "parameters": {
             "topology": topo.to_string(),
@@ -217,17 +223,18 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         },
         "ports": g.ports,
         "port_naming": if a.router {
-            "i_flit$i/i_valid$i/i_ready$i: input i (0..3 = +x,-x,+y,-y links, then injection); o_flit$o/o_valid$o/o_ready$o: output o (0..3 links, then consumption); err_count_o, err_code_o: error register; rst: synchronous reset"
+            "in_P_flit/in_P_valid in, in_P_ready out: router input P (px, mx, py, my = +x, -x, +y, -y links; inj0.. = injection channels); out_P_flit/out_P_valid out, out_P_ready in: router output P (px..my links; cons0.. = consumption channels); err_count, err_code: error register; clk: rising edge; rst: active high, synchronous"
         } else {
-            "inj_*$p: injection channel p mod I of node p div I; cons_*$p: consumption channel p mod C of node p div C; rst: synchronous reset"
+            "nN_injK_flit/nN_injK_valid in, nN_injK_ready out: injection channel K of node N; nN_consK_flit/nN_consK_valid out, nN_consK_ready in: consumption channel K of node N (node ids: docs/conventions.md); clk: rising edge; rst: active high, synchronous; instance r$N is node N's router, registers at r$N.<reg>"
         },
     });
     let text = serde_json::to_string_pretty(&manifest).expect("JSON") + "\n";
     std::fs::write(a.out.join("manifest.json"), text).map_err(io)?;
     outln!(
-        "wrote {} ({} lines) and manifest.json to {}",
+        "wrote {} ({} lines), {} and manifest.json to {}",
         file,
         g.verilog.lines().count(),
+        filelist,
         a.out.display()
     );
     Ok(ExitCode::SUCCESS)

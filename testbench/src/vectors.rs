@@ -35,6 +35,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+use wormcast_rtl::names;
 use wormcast_sim::config::{RouterConfig, RouterParams};
 use wormcast_sim::router::{self, RouterInputs, RouterState};
 
@@ -176,7 +177,13 @@ impl VectorSet {
         for f in &self.inputs {
             writeln!(v, "  reg [{}:0] {} = 0;", f.width - 1, tb_name(&f.path)).unwrap();
         }
-        writeln!(v, "\n  {top} dut(\n    .clock(clock),\n    .rst(rst)").unwrap();
+        writeln!(
+            v,
+            "\n  {top} dut(\n    .{}(clock),\n    .{}(rst)",
+            names::CLK,
+            names::RST
+        )
+        .unwrap();
         for f in &self.inputs {
             writeln!(v, "    , .{}({})", f.path, tb_name(&f.path)).unwrap();
         }
@@ -263,7 +270,7 @@ impl VectorSet {
 
 /// Native single router on the lockstep stimulus ([`RouterStim`]: valid
 /// worms, malformed heads, garbage flits, random back-pressure), `cycles`
-/// cycles from reset. Ports: `i_flit$i, i_valid$i, o_ready$o` in;
+/// cycles from reset. Ports: `in_P_flit, in_P_valid, out_P_ready` in;
 /// every output and, with `internal`, every shared register checked.
 pub fn router_vectors(
     top: &str,
@@ -301,19 +308,19 @@ pub fn router_vectors_vs(
     let w = params.flit.width;
     for i in 0..params.inputs() {
         vs.inputs.push(Field {
-            path: format!("i_flit${i}"),
+            path: names::router_in(i, "flit"),
             width: w,
         });
     }
     for i in 0..params.inputs() {
         vs.inputs.push(Field {
-            path: format!("i_valid${i}"),
+            path: names::router_in(i, "valid"),
             width: 1,
         });
     }
     for o in 0..params.outputs() {
         vs.inputs.push(Field {
-            path: format!("o_ready${o}"),
+            path: names::router_out(o, "ready"),
             width: 1,
         });
     }
@@ -413,39 +420,44 @@ pub fn fabric_vectors(
         ..Default::default()
     };
     let w = p.flit.width;
+    // NI port k = node × channels + channel.
+    let ni = |k: usize, inj: bool, sig: &str| {
+        let c = if inj { p.injection } else { p.consumption };
+        names::ni_port((k / c) as u32, inj, (k % c) as u32, sig)
+    };
     let ninj = n * p.injection;
     let ncons = n * p.consumption;
     for k in 0..ninj {
         vs.inputs.push(Field {
-            path: format!("inj_flit${k}"),
+            path: ni(k, true, "flit"),
             width: w,
         });
     }
     for k in 0..ninj {
         vs.inputs.push(Field {
-            path: format!("inj_valid${k}"),
+            path: ni(k, true, "valid"),
             width: 1,
         });
     }
     for k in 0..ncons {
         vs.inputs.push(Field {
-            path: format!("cons_ready${k}"),
+            path: ni(k, false, "ready"),
             width: 1,
         });
     }
     for k in 0..ninj {
         vs.checks.push(Field {
-            path: format!("inj_ready${k}"),
+            path: ni(k, true, "ready"),
             width: 1,
         });
     }
     for k in 0..ncons {
         vs.checks.push(Field {
-            path: format!("cons_flit${k}"),
+            path: ni(k, false, "flit"),
             width: w,
         });
         vs.checks.push(Field {
-            path: format!("cons_valid${k}"),
+            path: ni(k, false, "valid"),
             width: 1,
         });
     }
