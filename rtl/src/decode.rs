@@ -175,8 +175,8 @@ pub struct Decode<const W: usize> {
     spam: Constant<Bit>,
     pub sp_v: Vec<Signal<In, Bit>>,
     pub sp_d: Vec<Signal<In, Bits<2>>>,
-    setup_cycles: Constant<Bits<SETUP_W>>,
-    setup_on: Constant<Bit>,
+    /// The setup delay (one entry with a delay, none without).
+    setup_cycles: Vec<Constant<Bits<SETUP_W>>>,
     // Per link port d.
     pub link_v: Vec<Signal<In, Bit>>,
     pub link_cls: Vec<Signal<In, Bits<CLASS_W>>>,
@@ -217,28 +217,27 @@ pub struct Decode<const W: usize> {
     // Mesh routing (router/mesh.rs), generation-time choice: `mesh` on,
     // `ham` Hamiltonian R, `nf` negative-first (else dor).
     mesh: Constant<Bit>,
-    ham: Constant<Bit>,
-    nf: Constant<Bit>,
+
     /// This router's address and, packed, its x and y.
-    pub m_own: Signal<In, Bits<W>>,
-    m_ox: Signal<Local, Bits<W>>,
-    m_oy: Signal<Local, Bits<W>>,
+    pub m_own: Vec<Signal<In, Bits<W>>>,
+    m_ox: Vec<Signal<Local, Bits<W>>>,
+    m_oy: Vec<Signal<Local, Bits<W>>>,
     /// Packed addresses: x field width (shift), x mask, K−1, M−1.
-    m_xb: Constant<Bits<8>>,
-    m_xmask: Constant<Bits<W>>,
-    m_kmax: Constant<Bits<W>>,
-    m_mmax: Constant<Bits<W>>,
+    m_xb: Vec<Constant<Bits<8>>>,
+    m_xmask: Vec<Constant<Bits<W>>>,
+    m_kmax: Vec<Constant<Bits<W>>>,
+    m_mmax: Vec<Constant<Bits<W>>>,
     /// Hamiltonian: number of labels; per port the neighbour's label.
-    m_n: Constant<Bits<W>>,
+    m_n: Vec<Constant<Bits<W>>>,
     pub m_nbr_v: Vec<Signal<In, Bit>>,
     pub m_nbr: Vec<Signal<In, Bits<W>>>,
     // Mesh decode.
-    m_x: Signal<Local, Bits<W>>,
-    m_y: Signal<Local, Bits<W>>,
+    m_x: Vec<Signal<Local, Bits<W>>>,
+    m_y: Vec<Signal<Local, Bits<W>>>,
     m_ok: Signal<Local, Bit>,
     m_here: Signal<Local, Bit>,
     m_d: Signal<Local, Bits<2>>,
-    m_up: Signal<Local, Bit>,
+    m_up: Vec<Signal<Local, Bit>>,
     /// Hamiltonian: the neighbour on port d fits (label between own and
     /// target) / is the chosen one.
     m_fit: Vec<Signal<Local, Bit>>,
@@ -250,6 +249,15 @@ pub struct Decode<const W: usize> {
     m_dres: Signal<Local, Bit>,
     _classes: usize,
     _spam_n: usize,
+    /// 1 with a mesh routing function, else 0: loop bounds that leave the
+    /// mesh decode out of a torus router's Verilog.
+    _n_mesh: usize,
+    /// 1 with a header setup delay, else 0.
+    _n_setup: usize,
+    /// 1 with Hamiltonian / negative-first / dor routing, else 0.
+    _n_ham: usize,
+    _n_nf: usize,
+    _n_dor: usize,
 }
 
 fn ec(e: RouterError) -> Constant<Bits<ERR_CODE_W>> {
@@ -286,6 +294,11 @@ impl<const W: usize> Decode<W> {
         };
         let is_link = input < 4;
         let spam = p.routing == RoutingKind::Spam;
+        // Each mesh routing function's decode exists only in its own
+        // router: vectors of 0 or 1 entries, and loops over them.
+        let ham = (p.routing == RoutingKind::Hamiltonian) as usize;
+        let nf = (p.routing == RoutingKind::NegativeFirst) as usize;
+        let grid = nf + (p.routing == RoutingKind::Dor) as usize;
         if spam {
             assert!(cfg.spam.is_some(), "SPAM routing without a SPAM table");
         }
@@ -359,8 +372,9 @@ impl<const W: usize> Decode<W> {
             _spam_n: sh.spam_n,
             sp_v: vdef(sh.spam_n),
             sp_d: vdef(sh.spam_n),
-            setup_cycles: k::<SETUP_W>(p.setup_cycles as u64),
-            setup_on: Constant::new(p.setup_cycles > 0),
+            setup_cycles: (0..(p.setup_cycles > 0) as usize)
+                .map(|_| k::<SETUP_W>(p.setup_cycles as u64))
+                .collect(),
             ch_v: vdef(classes * 4),
             ch_lo: vdef(classes * 4),
             ch_hi: vdef(classes * 4),
@@ -398,31 +412,34 @@ impl<const W: usize> Decode<W> {
             e_bad_class: ec(RouterError::BadClass),
             e_reserved_kind: ec(RouterError::ReservedKind),
             mesh: Constant::new(mesh),
-            ham: Constant::new(p.routing == RoutingKind::Hamiltonian),
-            nf: Constant::new(p.routing == RoutingKind::NegativeFirst),
-            m_own: Default::default(),
-            m_ox: Default::default(),
-            m_oy: Default::default(),
-            m_xb: k::<8>(mc.xb as u64),
-            m_xmask: k::<W>((1u64 << mc.xb) - 1),
-            m_kmax: k::<W>(mc.kmax as u64),
-            m_mmax: k::<W>(mc.mmax as u64),
-            m_n: k::<W>(mc.n as u64),
-            m_nbr_v: vdef(4),
-            m_nbr: vdef(4),
-            m_x: Default::default(),
-            m_y: Default::default(),
+            m_own: vdef(mesh as usize),
+            m_ox: vdef(grid),
+            m_oy: vdef(grid),
+            m_xb: (0..grid).map(|_| k::<8>(mc.xb as u64)).collect(),
+            m_xmask: (0..grid).map(|_| k::<W>((1u64 << mc.xb) - 1)).collect(),
+            m_kmax: (0..grid).map(|_| k::<W>(mc.kmax as u64)).collect(),
+            m_mmax: (0..grid).map(|_| k::<W>(mc.mmax as u64)).collect(),
+            m_n: (0..ham).map(|_| k::<W>(mc.n as u64)).collect(),
+            m_nbr_v: vdef(4 * ham),
+            m_nbr: vdef(4 * ham),
+            m_x: vdef(grid),
+            m_y: vdef(grid),
             m_ok: Default::default(),
             m_here: Default::default(),
             m_d: Default::default(),
-            m_up: Default::default(),
-            m_fit: (0..4).map(|_| Default::default()).collect(),
-            m_sel: (0..4).map(|_| Default::default()).collect(),
+            m_up: vdef(ham),
+            m_fit: vdef(4 * ham),
+            m_sel: vdef(4 * ham),
             links: Default::default(),
             links_m1: Default::default(),
             links_multi: Default::default(),
             m_dres: Default::default(),
             _classes: classes,
+            _n_mesh: mesh as usize,
+            _n_ham: ham,
+            _n_nf: nf,
+            _n_dor: grid - nf,
+            _n_setup: (p.setup_cycles > 0) as usize,
         }
     }
 }
@@ -476,35 +493,34 @@ impl<const W: usize> Logic for Decode<W> {
         // Mesh routing functions (router/mesh.rs `MeshConsts::route`): only
         // comparators against per-router constants, no divider. Packed
         // addresses split into x and y with wires.
-        self.m_x.next = self.hnode.val() & self.m_xmask.val();
-        self.m_y.next = self.hnode.val() >> self.m_xb.val();
-        self.m_ox.next = self.m_own.val() & self.m_xmask.val();
-        self.m_oy.next = self.m_own.val() >> self.m_xb.val();
+        // Emitted only for a mesh routing function (`_n_mesh` = 1): a torus
+        // router carries no mesh logic, not even logic synthesis removes.
+        self.m_here.next = false;
+        self.m_d.next = 0.into();
+        self.m_ok.next = false;
         // Hamiltonian R (paper 001 §2.1): toward a larger label the
         // neighbour with the largest label <= L(v), else the one with the
         // smallest label >= L(v); labels are distinct, so one port wins.
-        self.m_up.next = self.m_own.val() < self.hnode.val();
-        for d in 0..4 {
-            self.m_fit[d].next = self.m_nbr_v[d].val()
-                & ((self.m_up.val() & (self.m_nbr[d].val() <= self.hnode.val()))
-                    | (!self.m_up.val() & (self.m_nbr[d].val() >= self.hnode.val())));
-        }
-        for d in 0..4 {
-            self.m_sel[d].next = self.m_fit[d].val();
-            for e in 0..4 {
-                if self.m_fit[e].val()
-                    & ((self.m_up.val() & (self.m_nbr[e].val() > self.m_nbr[d].val()))
-                        | (!self.m_up.val() & (self.m_nbr[e].val() < self.m_nbr[d].val())))
-                {
-                    self.m_sel[d].next = false;
+        for k in 0..self._n_ham {
+            self.m_up[k].next = self.m_own[k].val() < self.hnode.val();
+            for d in 0..4 {
+                self.m_fit[d].next = self.m_nbr_v[d].val()
+                    & ((self.m_up[k].val() & (self.m_nbr[d].val() <= self.hnode.val()))
+                        | (!self.m_up[k].val() & (self.m_nbr[d].val() >= self.hnode.val())));
+            }
+            for d in 0..4 {
+                self.m_sel[d].next = self.m_fit[d].val();
+                for e in 0..4 {
+                    if self.m_fit[e].val()
+                        & ((self.m_up[k].val() & (self.m_nbr[e].val() > self.m_nbr[d].val()))
+                            | (!self.m_up[k].val() & (self.m_nbr[e].val() < self.m_nbr[d].val())))
+                    {
+                        self.m_sel[d].next = false;
+                    }
                 }
             }
-        }
-        self.m_here.next = false;
-        self.m_d.next = 0.into();
-        if self.ham.val() {
-            self.m_ok.next = self.hnode.val() < self.m_n.val();
-            self.m_here.next = self.hnode.val() == self.m_own.val();
+            self.m_ok.next = self.hnode.val() < self.m_n[k].val();
+            self.m_here.next = self.hnode.val() == self.m_own[k].val();
             if self.m_sel[0].val() {
                 self.m_d.next = 0.into();
             } else if self.m_sel[1].val() {
@@ -514,30 +530,44 @@ impl<const W: usize> Logic for Decode<W> {
             } else if self.m_sel[3].val() {
                 self.m_d.next = 3.into();
             }
-        } else {
-            self.m_ok.next =
-                (self.m_x.val() <= self.m_kmax.val()) & (self.m_y.val() <= self.m_mmax.val());
-            if self.nf.val() {
-                // Negative-first (paper 004 §3.1): -X, -Y, then +X, +Y.
-                if self.m_x.val() < self.m_ox.val() {
-                    self.m_d.next = 1.into();
-                } else if self.m_y.val() < self.m_oy.val() {
-                    self.m_d.next = 3.into();
-                } else if self.m_x.val() > self.m_ox.val() {
-                    self.m_d.next = 0.into();
-                } else if self.m_y.val() > self.m_oy.val() {
-                    self.m_d.next = 2.into();
-                } else {
-                    self.m_here.next = true;
-                }
-            } else if self.m_x.val() > self.m_ox.val() {
-                // Dimension-ordered XY: X until the column matches, then Y.
-                self.m_d.next = 0.into();
-            } else if self.m_x.val() < self.m_ox.val() {
+        }
+        // Packed addresses (`dor`, `negative_first`): x and y by a mask
+        // and a shift, a range check, then the port.
+        for k in 0..self._n_nf {
+            self.m_x[k].next = self.hnode.val() & self.m_xmask[k].val();
+            self.m_y[k].next = self.hnode.val() >> self.m_xb[k].val();
+            self.m_ox[k].next = self.m_own[k].val() & self.m_xmask[k].val();
+            self.m_oy[k].next = self.m_own[k].val() >> self.m_xb[k].val();
+            self.m_ok.next = (self.m_x[k].val() <= self.m_kmax[k].val())
+                & (self.m_y[k].val() <= self.m_mmax[k].val());
+            // Negative-first (paper 004 §3.1): -X, -Y, then +X, +Y.
+            if self.m_x[k].val() < self.m_ox[k].val() {
                 self.m_d.next = 1.into();
-            } else if self.m_y.val() > self.m_oy.val() {
+            } else if self.m_y[k].val() < self.m_oy[k].val() {
+                self.m_d.next = 3.into();
+            } else if self.m_x[k].val() > self.m_ox[k].val() {
+                self.m_d.next = 0.into();
+            } else if self.m_y[k].val() > self.m_oy[k].val() {
                 self.m_d.next = 2.into();
-            } else if self.m_y.val() < self.m_oy.val() {
+            } else {
+                self.m_here.next = true;
+            }
+        }
+        for k in 0..self._n_dor {
+            self.m_x[k].next = self.hnode.val() & self.m_xmask[k].val();
+            self.m_y[k].next = self.hnode.val() >> self.m_xb[k].val();
+            self.m_ox[k].next = self.m_own[k].val() & self.m_xmask[k].val();
+            self.m_oy[k].next = self.m_own[k].val() >> self.m_xb[k].val();
+            self.m_ok.next = (self.m_x[k].val() <= self.m_kmax[k].val())
+                & (self.m_y[k].val() <= self.m_mmax[k].val());
+            // Dimension-ordered XY: X until the column matches, then Y.
+            if self.m_x[k].val() > self.m_ox[k].val() {
+                self.m_d.next = 0.into();
+            } else if self.m_x[k].val() < self.m_ox[k].val() {
+                self.m_d.next = 1.into();
+            } else if self.m_y[k].val() > self.m_oy[k].val() {
+                self.m_d.next = 2.into();
+            } else if self.m_y[k].val() < self.m_oy[k].val() {
                 self.m_d.next = 3.into();
             } else {
                 self.m_here.next = true;
@@ -658,9 +688,12 @@ impl<const W: usize> Logic for Decode<W> {
         } else {
             self.t_cons.next = 0.into();
         }
-        // Setup delay: gated by a constant so that without a delay the
-        // counter and its comparator are removed by synthesis.
-        self.s_wait.next = self.setup_on.val() & (self.setup.val() < self.setup_cycles.val());
+        // Setup delay: emitted only with a delay (`_n_setup` = 1), so that
+        // without one the counter's comparator does not exist.
+        self.s_wait.next = false;
+        for k in 0..self._n_setup {
+            self.s_wait.next = self.setup.val() < self.setup_cycles[k].val();
+        }
         // More than one output reserved: a split point.
         self.res_m1.next = self.reserved.val() - 1;
         self.multi.next = (self.reserved.val() & self.res_m1.val()).any();
@@ -670,9 +703,11 @@ impl<const W: usize> Logic for Decode<W> {
         self.links_m1.next = self.links.val() - 1;
         self.links_multi.next = (self.links.val() & self.links_m1.val()).any();
         self.m_dres.next = false;
-        for d in 0..4 {
-            if self.m_d.val().index() == d {
-                self.m_dres.next = self.reserved.val().get_bit(d) & !self.m_here.val();
+        for _k in 0..self._n_mesh {
+            for d in 0..4 {
+                if self.m_d.val().index() == d {
+                    self.m_dres.next = self.reserved.val().get_bit(d) & !self.m_here.val();
+                }
             }
         }
 

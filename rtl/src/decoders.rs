@@ -105,9 +105,9 @@ impl<const W: usize> Decoders<W> {
             pool: vdef(n * c),
             sp_v: vdef(n * s),
             sp_d: vdef(n * s),
-            m_own: vdef(1),
-            m_nbr_v: vdef(4),
-            m_nbr: vdef(4),
+            m_own: vdef(sh.mesh),
+            m_nbr_v: vdef(sh.nbr),
+            m_nbr: vdef(sh.nbr),
             d: (0..n).map(|i| Decode::new(cfg, p, i)).collect(),
             _sh: sh,
         }
@@ -120,6 +120,7 @@ impl<const W: usize> Decoders<W> {
             inputs: n,
             classes: c,
             spam_n: s,
+            ..
         } = self._sh;
         let mut w = Vec::new();
         for i in 0..n {
@@ -154,16 +155,15 @@ impl<const W: usize> Decoders<W> {
                 ("ch_hi", 4 * c),
                 ("link_v", 4),
                 ("link_cls", 4),
-                ("m_nbr_v", 4),
-                ("m_nbr", 4),
+                ("m_own", self._sh.mesh),
+                ("m_nbr_v", self._sh.nbr),
+                ("m_nbr", self._sh.nbr),
             ] {
                 for j in 0..len {
                     w.push((format!("d${i}${t}${j}"), format!("{t}${j}")));
                 }
             }
-            for t in ["dv_out", "m_own"] {
-                w.push((format!("d${i}${t}"), format!("{t}$0")));
-            }
+            w.push((format!("d${i}$dv_out"), "dv_out$0".to_string()));
             // Input tables: this input's entries.
             for t in ["arr_v", "arr_cls"] {
                 w.push((format!("d${i}${t}"), format!("{t}${i}")));
@@ -187,6 +187,7 @@ impl<const W: usize> Logic for Decoders<W> {
             inputs: n,
             classes: c,
             spam_n: s,
+            ..
         } = self._sh;
         for i in 0..n {
             let d = &mut self.d[i];
@@ -223,11 +224,15 @@ impl<const W: usize> Logic for Decoders<W> {
             for j in 0..4 {
                 d.link_v[j].next = self.link_v[j].val();
                 d.link_cls[j].next = self.link_cls[j].val();
+            }
+            for j in 0..self._sh.nbr {
                 d.m_nbr_v[j].next = self.m_nbr_v[j].val();
                 d.m_nbr[j].next = self.m_nbr[j].val();
             }
+            for j in 0..self._sh.mesh {
+                d.m_own[j].next = self.m_own[j].val();
+            }
             d.dv_out.next = self.dv_out[0].val();
-            d.m_own.next = self.m_own[0].val();
             d.arr_v.next = self.arr_v[i].val();
             d.arr_cls.next = self.arr_cls[i].val();
             for j in 0..c {
@@ -250,7 +255,9 @@ impl<const W: usize> Logic for Decoders<W> {
             d.setup.connect();
             d.owned.connect();
             d.dv_out.connect();
-            d.m_own.connect();
+            for s in d.m_own.iter_mut() {
+                s.connect();
+            }
             d.arr_v.connect();
             d.arr_cls.connect();
             for s in d.own.iter_mut() {

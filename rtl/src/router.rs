@@ -119,6 +119,8 @@ pub struct Router<const W: usize> {
     _n_ch: usize,
     _n_pool: usize,
     _n_sp: usize,
+    _n_nbr: usize,
+    _n_mown: usize,
 }
 
 impl<const W: usize> Router<W> {
@@ -229,6 +231,8 @@ impl<const W: usize> Router<W> {
             _n_ch: len("ch_v"),
             _n_pool: len("pool"),
             _n_sp: len("sp_v"),
+            _n_nbr: len("m_nbr"),
+            _n_mown: len("m_own"),
         }
     }
 
@@ -324,11 +328,15 @@ impl<const W: usize> Logic for Router<W> {
         for j in 0..4 {
             self.dec.link_v[j].next = self.t_link_v[j].val();
             self.dec.link_cls[j].next = self.t_link_cls[j].val();
+        }
+        for j in 0..self._n_nbr {
             self.dec.m_nbr_v[j].next = self.t_m_nbr_v[j].val();
             self.dec.m_nbr[j].next = self.t_m_nbr[j].val();
         }
         self.dec.dv_out[0].next = self.t_dv_out[0].val();
-        self.dec.m_own[0].next = self.t_m_own[0].val();
+        for j in 0..self._n_mown {
+            self.dec.m_own[j].next = self.t_m_own[j].val();
+        }
         for j in 0..self._n_in {
             self.dec.arr_v[j].next = self.t_arr_v[j].val();
             self.dec.arr_cls[j].next = self.t_arr_cls[j].val();

@@ -51,6 +51,10 @@ pub struct TableShape {
     pub classes: usize,
     pub inputs: usize,
     pub spam_n: usize,
+    /// Mesh own-address entries (1 with mesh routing, else 0) and
+    /// neighbour-label entries (4 with Hamiltonian routing, else 0).
+    pub mesh: usize,
+    pub nbr: usize,
 }
 
 impl TableShape {
@@ -63,6 +67,8 @@ impl TableShape {
             } else {
                 0
             },
+            mesh: p.routing.is_mesh() as usize,
+            nbr: 4 * (p.routing == RoutingKind::Hamiltonian) as usize,
         }
     }
 }
@@ -194,20 +200,23 @@ impl NodeTables {
                 .map(|&e| if e == NO_PORT { 0 } else { e as u64 })
                 .collect(),
         );
+        // Mesh routing only (none on a torus): own address; Hamiltonian
+        // routing also the neighbours' labels.
         let mc = cfg.mesh.filter(|_| mesh);
-        push("m_own", w, vec![mc.map_or(0, |m| m.own as u64)]);
+        push("m_own", w, mc.iter().map(|m| m.own as u64).collect());
+        let nbr = mc.filter(|_| p.routing == RoutingKind::Hamiltonian);
         push(
             "m_nbr_v",
             1,
-            (0..4)
-                .map(|d| mc.is_some_and(|m| m.nbr[d].is_some()) as u64)
+            nbr.iter()
+                .flat_map(|m| m.nbr.iter().map(|l| l.is_some() as u64))
                 .collect(),
         );
         push(
             "m_nbr",
             w,
-            (0..4)
-                .map(|d| mc.and_then(|m| m.nbr[d]).unwrap_or(0) as u64)
+            nbr.iter()
+                .flat_map(|m| m.nbr.iter().map(|l| l.unwrap_or(0) as u64))
                 .collect(),
         );
         NodeTables { tables: t }
