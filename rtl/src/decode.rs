@@ -254,10 +254,12 @@ pub struct Decode<const W: usize> {
     _n_mesh: usize,
     /// 1 with a header setup delay, else 0.
     _n_setup: usize,
-    /// 1 with Hamiltonian / negative-first / dor routing, else 0.
+    /// 1 with Hamiltonian / negative-first / dor / either of the last
+    /// two routing functions, else 0.
     _n_ham: usize,
     _n_nf: usize,
     _n_dor: usize,
+    _n_grid: usize,
 }
 
 fn ec(e: RouterError) -> Constant<Bits<ERR_CODE_W>> {
@@ -439,6 +441,7 @@ impl<const W: usize> Decode<W> {
             _n_ham: ham,
             _n_nf: nf,
             _n_dor: grid - nf,
+            _n_grid: grid,
             _n_setup: (p.setup_cycles > 0) as usize,
         }
     }
@@ -533,13 +536,15 @@ impl<const W: usize> Logic for Decode<W> {
         }
         // Packed addresses (`dor`, `negative_first`): x and y by a mask
         // and a shift, a range check, then the port.
-        for k in 0..self._n_nf {
+        for k in 0..self._n_grid {
             self.m_x[k].next = self.hnode.val() & self.m_xmask[k].val();
             self.m_y[k].next = self.hnode.val() >> self.m_xb[k].val();
             self.m_ox[k].next = self.m_own[k].val() & self.m_xmask[k].val();
             self.m_oy[k].next = self.m_own[k].val() >> self.m_xb[k].val();
             self.m_ok.next = (self.m_x[k].val() <= self.m_kmax[k].val())
                 & (self.m_y[k].val() <= self.m_mmax[k].val());
+        }
+        for k in 0..self._n_nf {
             // Negative-first (paper 004 §3.1): -X, -Y, then +X, +Y.
             if self.m_x[k].val() < self.m_ox[k].val() {
                 self.m_d.next = 1.into();
@@ -554,12 +559,6 @@ impl<const W: usize> Logic for Decode<W> {
             }
         }
         for k in 0..self._n_dor {
-            self.m_x[k].next = self.hnode.val() & self.m_xmask[k].val();
-            self.m_y[k].next = self.hnode.val() >> self.m_xb[k].val();
-            self.m_ox[k].next = self.m_own[k].val() & self.m_xmask[k].val();
-            self.m_oy[k].next = self.m_own[k].val() >> self.m_xb[k].val();
-            self.m_ok.next = (self.m_x[k].val() <= self.m_kmax[k].val())
-                & (self.m_y[k].val() <= self.m_mmax[k].val());
             // Dimension-ordered XY: X until the column matches, then Y.
             if self.m_x[k].val() > self.m_ox[k].val() {
                 self.m_d.next = 0.into();
