@@ -166,8 +166,8 @@ fn finish(raw: String, name: String) -> Generated {
     }
 }
 
-fn router_raw<const W: usize>(p: &RouterParams, cfg: &RouterConfig) -> String {
-    let mut r = Router::<W>::generic(cfg, p, Fault::None);
+fn router_raw<const W: usize>(p: &RouterParams, cfg: &RouterConfig, fault: Fault) -> String {
+    let mut r = Router::<W>::generic(cfg, p, fault);
     r.connect_all();
     generate_verilog(&r)
 }
@@ -176,12 +176,20 @@ fn router_raw<const W: usize>(p: &RouterParams, cfg: &RouterConfig) -> String {
 /// sub-modules): its text depends on the network's parameters only, never
 /// on `cfg`'s node; the node's tables are its `t_*` input ports.
 pub fn router_generic(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Generated> {
+    router_generic_fault(p, cfg, Fault::None)
+}
+
+fn router_generic_fault(
+    p: &RouterParams,
+    cfg: &RouterConfig,
+    fault: Fault,
+) -> InputResult<Generated> {
     check_width(p)?;
     check_tables(p, std::slice::from_ref(cfg))?;
     let raw = match p.flit.width {
-        16 => router_raw::<16>(p, cfg),
-        32 => router_raw::<32>(p, cfg),
-        _ => router_raw::<64>(p, cfg),
+        16 => router_raw::<16>(p, cfg, fault),
+        32 => router_raw::<32>(p, cfg, fault),
+        _ => router_raw::<64>(p, cfg, fault),
     };
     Ok(finish(raw, ROUTER_MODULE.to_string()))
 }
@@ -265,7 +273,19 @@ fn clean_fabric_port(name: &str, inj: usize, cons: usize) -> String {
 /// `wormcast_router_n<node>` with the router's link, NI and error ports,
 /// instantiating the shared router module as [`NODE_INSTANCE`].
 pub fn router_module(p: &RouterParams, cfg: &RouterConfig) -> InputResult<Generated> {
-    let g = router_generic(p, cfg)?;
+    router_module_fault(p, cfg, Fault::None)
+}
+
+/// [`router_module`] with a deliberate [`Fault`] built into the logic
+/// (the self-tests of the Verilog flows: a broken router must be caught).
+/// `Fault::NoDiversion` is a wrong table, not wrong logic: it is the
+/// lockstep's, and here the same as no fault.
+pub fn router_module_fault(
+    p: &RouterParams,
+    cfg: &RouterConfig,
+    fault: Fault,
+) -> InputResult<Generated> {
+    let g = router_generic_fault(p, cfg, fault)?;
     let name = format!("wormcast_router_n{}", cfg.node);
     let core: Vec<&Port> = g.ports.iter().filter(|p| !is_table(p)).collect();
     let ports: Vec<Port> = core

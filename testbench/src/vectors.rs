@@ -324,18 +324,28 @@ pub fn router_vectors_vs(
             width: 1,
         });
     }
-    // The one-node top wraps the shared router module: registers and
-    // ports are checked inside the instance.
+    // The one-node top wraps the shared router module: ports are checked
+    // at the top, where they carry the native names (so a post-synthesis
+    // netlist, which has no hierarchy, is checked the same way), registers
+    // inside the instance.
     let inst = wormcast_rtl::generate::NODE_INSTANCE;
     vs.checks = sigs
         .iter()
         .map(|s| Field {
-            path: format!("{inst}.{}", s.verilog),
+            path: if s.port {
+                s.native.clone()
+            } else {
+                format!("{inst}.{}", s.verilog)
+            },
             width: s.width,
         })
         .collect();
     let _ = cfg;
-    vs.dump_scopes = vec![String::new(), inst.to_string()];
+    // The registers live in the instance; a netlist (ports only) has none.
+    vs.dump_scopes = vec![String::new()];
+    if internal {
+        vs.dump_scopes.push(inst.to_string());
+    }
     let mut stim = RouterStim::new(mcfg, mparams, seed);
     let mut cur = RouterState::reset();
     let mut next = RouterState::reset();
