@@ -317,3 +317,77 @@ fn mesh_router_and_fabric_manifest_records_routing() {
         rejects_field(&args, field);
     }
 }
+
+#[test]
+fn fpga_top_files_manifest_and_errors() {
+    let args = [
+        "--fpga-top",
+        "--topology",
+        "torus:2x2",
+        "--flit-width",
+        "16",
+        "--gen-rate",
+        "40",
+        "--gen-messages",
+        "100",
+    ];
+    let (m, v) = generate_twice("fpga", &args, "wormcast_fpga_torus_2x2.v");
+    let v = String::from_utf8(v).unwrap();
+    assert_eq!(m["kind"], "fpga_top");
+    assert_eq!(m["top"], "wormcast_fpga_torus_2x2");
+    assert_eq!(m["board_top"], "wormcast_fpga_board");
+    assert_eq!(m["parameters"]["gen_rate_per_256"], 40);
+    assert_eq!(m["parameters"]["gen_messages"], 100);
+    let ports: Vec<&str> = m["ports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ports,
+        [
+            "clk",
+            "rst",
+            "pass",
+            "done",
+            "stall",
+            "heartbeat",
+            "err_count",
+            "sent",
+            "expected",
+            "received"
+        ]
+    );
+    // One generator and ROM per node, one checker per consumption channel,
+    // the fabric with its one router module.
+    assert_eq!(v.matches("    wc_gen #(").count(), 4);
+    assert_eq!(v.matches("    wc_chk #(").count(), 8);
+    assert_eq!(v.matches("\nmodule wc_rom_n").count(), 4);
+    assert_eq!(v.matches("\nmodule wormcast_router(").count(), 1);
+    let dir = std::env::temp_dir().join("wormcast_cli_verilog_fpga_a");
+    let pcf = std::fs::read_to_string(Path::new(&dir).join("ice40_hx8k_breakout.pcf")).unwrap();
+    assert!(pcf.contains("set_io clk J3"));
+    let f = std::fs::read_to_string(Path::new(&dir).join("wormcast_fpga_torus_2x2.f")).unwrap();
+    assert_eq!(f, "wormcast_fpga_torus_2x2.v\nwormcast_fpga_board.v\n");
+    let out = |extra: &[&str]| {
+        let mut a = vec!["verilog", "--fpga-top", "--flit-width", "16"];
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&["--out", "/tmp/wormcast_cli_verilog_fpga_bad"]);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    for (extra, field) in [
+        (&["--gen-entries", "12"][..], "gen_entries"),
+        (&["--gen-rate", "300"][..], "gen_rate"),
+        (&["--gen-length", "1"][..], "gen_length"),
+        (&["--gen-multicast", "1.5"][..], "gen_multicast"),
+        (&["--gen-messages", "70000"][..], "gen_messages"),
+        (&["--faulty-link", "0,0,+x"][..], "faulty_link"),
+        (&["--router"][..], "fpga_top"),
+        (&["--topology", "torus:1x1"][..], "topology"),
+    ] {
+        let a = out(extra);
+        let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        rejects_field(&a, field);
+    }
+}

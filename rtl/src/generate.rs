@@ -39,7 +39,7 @@ pub struct Port {
 }
 
 impl Port {
-    fn new(name: &str, direction: &str, width: usize) -> Self {
+    pub fn new(name: &str, direction: &str, width: usize) -> Self {
         Port {
             name: name.to_string(),
             direction: direction.to_string(),
@@ -209,12 +209,12 @@ fn decl(p: &Port) -> String {
     format!("    {} wire {range}{};\n", p.direction, p.name)
 }
 
-fn lit(width: usize, v: u64) -> String {
+pub(crate) fn lit(width: usize, v: u64) -> String {
     format!("{width}'h{v:x}")
 }
 
 /// Header and port declarations of a structural module.
-fn module_head(name: &str, ports: &[Port]) -> String {
+pub(crate) fn module_head(name: &str, ports: &[Port]) -> String {
     let mut v = format!("\nmodule {name}(\n");
     let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
     v.push_str(&format!("    {}\n);\n", names.join(",\n    ")));
@@ -333,6 +333,18 @@ pub fn fabric_module(
     p: &RouterParams,
     cfg: &[RouterConfig],
 ) -> InputResult<Generated> {
+    fabric_module_fault(topo, p, cfg, Fault::None)
+}
+
+/// [`fabric_module`] built from a router with a deliberate [`Fault`] (every
+/// node's: the one router module), so a self-checking top can show that it
+/// catches a broken router.
+pub fn fabric_module_fault(
+    topo: &Topology,
+    p: &RouterParams,
+    cfg: &[RouterConfig],
+    fault: Fault,
+) -> InputResult<Generated> {
     check_width(p)?;
     if cfg.len() != topo.nodes() as usize {
         return Err(InputError::new(
@@ -342,7 +354,7 @@ pub fn fabric_module(
         ));
     }
     check_tables(p, cfg)?;
-    let g = router_generic(p, &cfg[0])?;
+    let g = router_generic_fault(p, &cfg[0], fault)?;
     let kind = if topo.is_torus() { "torus" } else { "mesh" };
     let name = format!("wormcast_{kind}_{}x{}", topo.k, topo.m);
     let native = NativeFabric::new(*topo, *p, cfg.to_vec());

@@ -17,6 +17,7 @@ pub mod drive;
 pub mod fabric;
 pub mod fabric_cfg;
 pub mod fifo;
+pub mod fpga_top;
 pub mod generate;
 pub mod hw;
 pub mod names;

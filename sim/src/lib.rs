@@ -13,6 +13,7 @@ pub mod flit;
 pub mod ftmesh;
 pub mod meshtree;
 pub mod network;
+pub mod onchip;
 pub mod parallel;
 pub mod pathbased;
 pub mod ports;

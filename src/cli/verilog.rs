@@ -11,9 +11,13 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wormcast_rtl::fabric_cfg::{configs, dstm_configs_faulty};
+use wormcast_rtl::fpga_top::{board_wrapper, fpga_top, BOARD_MODULE, BREAKOUT_PCF, TOP_OUTPUTS};
 use wormcast_rtl::generate::{fabric_module, router_module, Generated, WIDTHS};
+use wormcast_rtl::router::Fault;
 use wormcast_sim::config::{RouterParams, RoutingKind};
 use wormcast_sim::flit::FlitFormat;
+use wormcast_sim::onchip::{GenOptions, Plan};
+use wormcast_sim::scenario::Scenario;
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
 use wormcast_sim::InputError;
@@ -66,6 +70,36 @@ pub struct VerilogArgs {
     /// that would cross it to their NI: `divert_out` constants).
     #[arg(long, default_value = "global")]
     pub fault_info: String,
+    /// Write the self-checking FPGA top instead (issue 13): the fabric
+    /// with an LFSR traffic generator per node and a checker per
+    /// consumption channel, `pass`, `err_count` and a heartbeat; plus the
+    /// iCE40-HX8K breakout board wrapper and its `.pcf`
+    /// (docs/hardware.md section 5).
+    #[arg(long)]
+    pub fpga_top: bool,
+    /// FPGA top: new-message probability per idle generator cycle, in
+    /// 1/256 (0..=256).
+    #[arg(long, default_value_t = 16)]
+    pub gen_rate: u32,
+    /// FPGA top: fraction of each node's ROM entries that are multicasts.
+    #[arg(long, default_value_t = 0.25)]
+    pub gen_multicast: f64,
+    /// FPGA top: ROM entries (messages) per node, a power of two.
+    #[arg(long, default_value_t = 16)]
+    pub gen_entries: u32,
+    /// FPGA top: data flits per message (identity BODY .. TAIL).
+    #[arg(long, default_value_t = 4)]
+    pub gen_length: u32,
+    /// FPGA top: messages per node, then stop (`done`); 0 = for ever.
+    #[arg(long, default_value_t = 0)]
+    pub gen_messages: u32,
+    /// FPGA top: seed of the ROM contents, tree choice and LFSRs.
+    #[arg(long, default_value_t = 1)]
+    pub gen_seed: u64,
+    /// FPGA top on a mesh: the multicast scheme whose worms the generators
+    /// send (`traffic.multicast_scheme`; `auto` = the routing's own).
+    #[arg(long, default_value = "auto")]
+    pub scheme: String,
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
@@ -181,6 +215,9 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
             )?
         }
     };
+    if a.fpga_top {
+        return fpga(&a, &params);
+    }
     let (g, node): (Generated, Option<u32>) = if a.router {
         let n = parse_node(&topo, &a.node)?;
         (router_module(&params, &cfg[n as usize])?, Some(n))
@@ -235,6 +272,99 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         file,
         g.verilog.lines().count(),
         filelist,
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--fpga-top`: the plan from a scenario of the same flags (so the
+/// native model and `wormcast run` see the same network), then the top,
+/// the board wrapper, the `.pcf`, the file list and the manifest.
+fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> {
+    if a.router {
+        return Err(InputError::new(
+            "fpga_top",
+            "with --router",
+            "a whole fabric only",
+        ));
+    }
+    if let Some(l) = &a.faulty_link {
+        return Err(InputError::new(
+            "faulty_link",
+            l,
+            "none with --fpga-top (a diverted worm needs the NI's re-injection, which the on-chip generator does not have)",
+        ));
+    }
+    let mut sets = vec![
+        format!("network.topology={}", a.topology.trim()),
+        format!("network.routing={}", a.routing.trim()),
+        format!("network.header_setup_cycles={}", params.setup_cycles),
+        format!("network.buffer_depth={}", params.depth),
+        format!("network.flit_width={}", params.flit.width),
+        format!("network.injection_channels={}", params.injection),
+        format!("network.consumption_channels={}", params.consumption),
+        format!("traffic.multicast_scheme={}", a.scheme.trim()),
+    ];
+    if let Some(c) = &a.construction {
+        sets.push(format!("network.construction={}", c.trim()));
+    } else if params.routing == RoutingKind::Spam {
+        sets.push("network.construction=bfs".into());
+    }
+    let sc = Scenario::from_toml("", &sets, "wormcast verilog --fpga-top")?;
+    let opts = GenOptions {
+        rate: a.gen_rate,
+        multicast: a.gen_multicast,
+        entries: a.gen_entries,
+        length: a.gen_length,
+        messages: a.gen_messages,
+        seed: a.gen_seed,
+    };
+    let plan = Plan::new(&sc, opts)?;
+    let g = fpga_top(&plan, Fault::None)?;
+    let io = |e: std::io::Error| InputError::new("out", a.out.display().to_string(), e.to_string());
+    std::fs::create_dir_all(&a.out).map_err(io)?;
+    let file = format!("{}.v", g.top);
+    let board = format!("{BOARD_MODULE}.v");
+    let pcf = "ice40_hx8k_breakout.pcf";
+    std::fs::write(a.out.join(&file), &g.verilog).map_err(io)?;
+    std::fs::write(a.out.join(&board), board_wrapper(&g)).map_err(io)?;
+    std::fs::write(a.out.join(pcf), BREAKOUT_PCF).map_err(io)?;
+    let filelist = format!("{}.f", g.top);
+    std::fs::write(a.out.join(&filelist), format!("{file}\n{board}\n")).map_err(io)?;
+    let multicast = plan.pop.iter().flatten().filter(|&&p| p > 1).count();
+    let manifest = json!({
+        "generator": "wormcast verilog --fpga-top (rtl/src/fpga_top.rs)",
+        "kind": "fpga_top",
+        "files": [file, board],
+        "filelist": filelist,
+        "pcf": pcf,
+        "top": g.top,
+        "board_top": BOARD_MODULE,
+        "parameters": {
+            "topology": plan.topo.to_string(),
+            "routing": params.routing.name(),
+            "construction": sc.network.construction,
+            "multicast_scheme": sc.traffic.multicast_scheme,
+            "flit_width": params.flit.width,
+            "buffer_depth": params.depth,
+            "consumption_channels": params.consumption,
+            "setup_cycles": params.setup_cycles,
+            "gen_rate_per_256": opts.rate,
+            "gen_entries": opts.entries,
+            "gen_multicast_entries_per_node": multicast / plan.rom.len(),
+            "gen_length": opts.length,
+            "gen_messages": opts.messages,
+            "gen_seed": opts.seed,
+            "lfsr_seeds": plan.seeds,
+        },
+        "ports": g.ports,
+        "outputs": TOP_OUTPUTS.iter().map(|(n, w, m)| json!({"name": n, "width": w, "meaning": m})).collect::<Vec<_>>(),
+    });
+    let text = serde_json::to_string_pretty(&manifest).expect("JSON") + "\n";
+    std::fs::write(a.out.join("manifest.json"), text).map_err(io)?;
+    outln!(
+        "wrote {file} ({} lines), {board}, {pcf}, {filelist} and manifest.json to {}",
+        g.verilog.lines().count(),
         a.out.display()
     );
     Ok(ExitCode::SUCCESS)
