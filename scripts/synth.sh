@@ -22,6 +22,9 @@
 # A 2x2 DSTM-1 torus fabric (4 routers): yosys synth_ice40 cell counts, about
 # 1 minute (a 3x3 fabric took more than 6 CPU-minutes and was not finished;
 # set FABRIC=3x3 to try it).
+# The self-checking FPGA top (2x2 torus) to a bitstream for the iCE40-HX8K
+# breakout board, and its netlist at gate level against the native model
+# and after place-and-route (GATE_LEVEL=0 skips that step, about 10 minutes).
 # Writes target/synth/summary.json and the tool logs; docs/hardware.md
 # quotes them.
 set -euo pipefail
@@ -103,6 +106,34 @@ echo "== yosys synth_ice40 ($fabric fabric)"
 timed ice40_fabric yosys -q -p \
   "read_verilog $F; synth_ice40 -top wormcast_torus_$fabric; tee -q -o $out/fabric_ice40.stat stat"
 
+# The self-checking FPGA top to a bitstream (issue 13 item 3; docs/hardware.md
+# section 5): the largest fabric that fits the HX8K is the 2x2 DSTM-1 torus
+# with 16-bit flits (a 3x3 has 9 routers of ~1 300 LCs). Plain synth_ice40
+# gives 102-103 % of the LCs; -abc9 fits it. FPGA_TOPOLOGY / FPGA_FLAGS
+# change the design.
+fpga_topo=${FPGA_TOPOLOGY:-torus:2x2}
+echo "== FPGA top ($fpga_topo): synth_ice40 -abc9, nextpnr-ice40 --hx8k, icepack"
+"$bin" verilog --fpga-top --topology "$fpga_topo" --flit-width 16 ${FPGA_FLAGS:-} --out "$out/fpga" >/dev/null
+ftop=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["top"])' "$out/fpga/manifest.json")
+timed ice40_fpga yosys -q -p \
+  "read_verilog $out/fpga/$ftop.v $out/fpga/wormcast_fpga_board.v; synth_ice40 -abc9 -top wormcast_fpga_board -json $out/fpga_ice40.json; tee -q -o $out/fpga_ice40.stat stat"
+timed pnr_fpga nextpnr-ice40 --$device --package $package --json "$out/fpga_ice40.json" \
+  --pcf "$out/fpga/ice40_hx8k_breakout.pcf" --asc "$out/fpga.asc" --freq 12 --seed 1 \
+  -l "$out/fpga_pnr.log" -q
+icepack "$out/fpga.asc" "$out/wormcast_fpga_board.bin"
+icetime -d $device -P $package -p "$out/fpga/ice40_hx8k_breakout.pcf" -t "$out/fpga.asc" >"$out/fpga_icetime.txt" 2>&1 || true
+# Gate level (testbench/tests/gate_level.rs, about 10 minutes): the FPGA
+# top's -abc9 netlist (fabric, generators, checkers) against the native
+# model every cycle, a broken router's netlist failing its own checks, and
+# the placed-and-routed board design (icebox_vlog from the .asc) against
+# the native model on its LED pins every cycle.
+if [ "${GATE_LEVEL:-1}" = 1 ]; then
+  echo "== gate-level FPGA top (iverilog + yosys iCE40 cell models)"
+  timed gate_fpga cargo test --release -q -p wormcast-testbench --test gate_level fpga -- --ignored --nocapture --test-threads 1 \
+    >"$out/gate_fpga.log" 2>&1
+  grep -E "cycles|broken|pass fell|post-P&R|test result" "$out/gate_fpga.log" || true
+fi
+
 fmax=$(grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$out/router_pnr.log" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1)
 util() { grep -E "^Info:[[:space:]]+$1:" "$out/router_pnr.log" | tail -1 | sed -E 's/^Info:[[:space:]]+[A-Z_0-9]+:[[:space:]]+//; s/[[:space:]]+/ /g'; }
 icet=$(grep -Eo 'Total path delay: [0-9.]+ ns \([0-9.]+ MHz\)' "$out/router_icetime.txt" | head -1)
@@ -145,6 +176,17 @@ cat >"$out/summary.json" <<JSON
     "SB_DFF_all": $(cells_re $s_f '^SB_DFF'),
     "SB_CARRY": $(cells $s_f SB_CARRY),
     "cells": $(awk '/Number of cells:/ {n=$4} END {print n+0}' $s_f)
+  },
+  "fpga_top": {
+    "design": "$ftop, 16-bit flits, $(tr -d '\n' <"$out/fpga/manifest.json" | grep -Eo '"gen_rate_per_256": [0-9]+')",
+    "SB_LUT4": $(cells $out/fpga_ice40.stat SB_LUT4),
+    "SB_DFF_all": $(cells_re $out/fpga_ice40.stat '^SB_DFF'),
+    "SB_CARRY": $(cells $out/fpga_ice40.stat SB_CARRY),
+    "ICESTORM_LC": "$(grep -E '^Info:[[:space:]]+ICESTORM_LC:' "$out/fpga_pnr.log" | tail -1 | sed -E 's/^Info:[[:space:]]+ICESTORM_LC:[[:space:]]+//; s/[[:space:]]+/ /g')",
+    "fmax_mhz": $(grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$out/fpga_pnr.log" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1),
+    "icetime": "$(grep -Eo 'Total path delay: [0-9.]+ ns \([0-9.]+ MHz\)' "$out/fpga_icetime.txt" | head -1)",
+    "bitstream": "$out/wormcast_fpga_board.bin",
+    "bitstream_bytes": $(stat -c %s "$out/wormcast_fpga_board.bin")
   },
   "seconds": { $(awk '{printf "%s\"%s\": %s", (NR>1?", ":""), $1, $2}' "$out/times.txt") }
 }

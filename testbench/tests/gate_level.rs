@@ -38,11 +38,17 @@ fn out_dir(name: &str) -> PathBuf {
 /// `synth_ice40` netlist of `g`, with the iCE40 cell models appended, in
 /// one file ready for a simulator.
 fn netlist(g: &Generated, dir: &Path, tag: &str) -> PathBuf {
+    netlist_with(g, dir, tag, "synth_ice40")
+}
+
+/// [`netlist`] with the synthesis command `synth` (e.g. `synth_ice40 -abc9`,
+/// the bitstream flow of `scripts/synth.sh`).
+fn netlist_with(g: &Generated, dir: &Path, tag: &str, synth: &str) -> PathBuf {
     let rtl = dir.join(format!("{tag}_rtl.v"));
     std::fs::write(&rtl, &g.verilog).unwrap();
     let net = dir.join(format!("{tag}_netlist.v"));
     let script = format!(
-        "read_verilog {}; synth_ice40 -top {}; write_verilog -noattr {}",
+        "read_verilog {}; {synth} -top {}; write_verilog -noattr {}",
         rtl.display(),
         g.top,
         net.display()
@@ -139,5 +145,310 @@ fn synthesised_router_netlist_equals_native_and_a_broken_one_is_caught() {
         !m.is_empty() && m[0].contains("cycle ") && m[0].contains("signal "),
         "a mismatch must name cycle and signal:\n{}",
         r.stdout
+    );
+}
+
+/// The FPGA top's testbench: one reset edge (as the Verilator harness),
+/// then every cycle one line of the outputs, in the order of
+/// `fpga_top::TOP_OUTPUTS`, before the edge.
+fn fpga_tb(top: &str, cycles: u64) -> String {
+    format!(
+        "`timescale 1ns/1ps\nmodule tb;\n  reg clk = 0, rst = 1;\n  wire pass, done, stall, heartbeat;\n  \
+         wire [15:0] err_count;\n  wire [23:0] sent, expected, received;\n  \
+         {top} dut(.clk(clk), .rst(rst), .pass(pass), .done(done), .stall(stall), .heartbeat(heartbeat),\n    \
+         .err_count(err_count), .sent(sent), .expected(expected), .received(received));\n  \
+         integer c;\n  initial begin\n    #1 clk = 1; #1 clk = 0; rst = 0;\n    \
+         for (c = 0; c < {cycles}; c = c + 1) begin\n      \
+         #1 $display(\"%0d %b %b %b %b %0d %0d %0d %0d\", c, pass, done, stall, heartbeat, err_count, sent, expected, received);\n      \
+         clk = 1; #1 clk = 0;\n    end\n    $finish;\n  end\nendmodule\n"
+    )
+}
+
+fn native_lines(plan: wormcast_sim::onchip::Plan, cycles: u64) -> Vec<String> {
+    let mut top = wormcast_sim::onchip::OnChip::new(plan);
+    (0..cycles)
+        .map(|c| {
+            let o = top.outputs();
+            top.step();
+            format!(
+                "{c} {} {} {} {} {} {} {} {}",
+                o.pass as u8,
+                o.done as u8,
+                o.stall as u8,
+                o.heartbeat as u8,
+                o.err_count,
+                o.sent,
+                o.expected,
+                o.received
+            )
+        })
+        .collect()
+}
+
+/// Runs the netlist `gates` of the FPGA top for as many cycles as `want`
+/// has lines; its output lines.
+fn fpga_netlist_run(
+    dir: &Path,
+    tag: &str,
+    gates: &Path,
+    top: &str,
+    want: &[String],
+) -> Vec<String> {
+    let tb = dir.join(format!("{tag}_tb.v"));
+    std::fs::write(&tb, fpga_tb(top, want.len() as u64)).unwrap();
+    let exe = dir.join(format!("{tag}.vvp"));
+    let o = Command::new("iverilog")
+        .args(["-g2005", "-o"])
+        .arg(&exe)
+        .arg(&tb)
+        .arg(gates)
+        .output()
+        .expect("iverilog runs");
+    assert!(
+        o.status.success(),
+        "iverilog: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let t0 = std::time::Instant::now();
+    let o = Command::new("vvp")
+        .arg("-n")
+        .arg(&exe)
+        .output()
+        .expect("vvp runs");
+    let got: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect();
+    eprintln!(
+        "{tag}: {} cycles at gate level in {:.1}s",
+        got.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    got
+}
+
+/// The first line where `got` differs from `want`: (want, got).
+fn first_difference(want: &[String], got: &[String]) -> Option<(String, String)> {
+    want.iter().enumerate().find_map(|(i, w)| {
+        let g = got.get(i).cloned().unwrap_or_else(|| "(no line)".into());
+        (&g != w).then(|| (w.clone(), g))
+    })
+}
+
+/// The self-checking FPGA top of `scripts/synth.sh` (2×2 DSTM-1 torus,
+/// 16-bit flits) through the bitstream flow's `synth_ice40 -abc9`: the
+/// netlist's outputs equal the native model's at every cycle, and the
+/// netlist of the top built from a broken router (`ReadyBeforeEdge`)
+/// fails its own checks. About 6 minutes (two synthesis runs): run by
+/// `scripts/synth.sh`, not in CI.
+#[test]
+#[ignore]
+fn fpga_top_netlist_equals_native_and_a_broken_one_fails() {
+    use wormcast_rtl::fpga_top::fpga_top;
+    use wormcast_sim::onchip::{GenOptions, Plan};
+    require_tool("yosys", "yosys");
+    require_tool("iverilog", "iverilog");
+    let cycles: u64 = std::env::var("WORMCAST_GATE_CYCLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let dir = out_dir("gate_level_fpga");
+    let sets: Vec<String> = ["network.topology=torus:2x2", "network.flit_width=16"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let sc = wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap();
+    let plan = Plan::new(&sc, GenOptions::default()).unwrap();
+    let want = native_lines(plan.clone(), cycles);
+    let last: Vec<&str> = want.last().unwrap().split(' ').collect();
+    assert_eq!(
+        (last[1], last[5]),
+        ("1", "0"),
+        "the native run passes: {last:?}"
+    );
+    let good = fpga_top(&plan, Fault::None).unwrap();
+    let gates = netlist_with(&good, &dir, "good", "synth_ice40 -abc9");
+    let got = fpga_netlist_run(&dir, "good", &gates, &good.top, &want);
+    let diff = first_difference(&want, &got);
+    assert_eq!(diff, None, "(native, netlist) at the first differing cycle");
+    eprintln!(
+        "gate-level FPGA top: {cycles} cycles equal; last {}",
+        want.last().unwrap()
+    );
+
+    let bad = fpga_top(&plan, Fault::ReadyBeforeEdge).unwrap();
+    let gates = netlist_with(&bad, &dir, "bad", "synth_ice40 -abc9");
+    let got = fpga_netlist_run(&dir, "bad", &gates, &bad.top, &want);
+    let (w, g) =
+        first_difference(&want, &got).expect("the broken netlist matched the native model");
+    eprintln!("broken router: first difference native `{w}` netlist `{g}`");
+    // On chip, without the native model: `pass` falls.
+    let fell = got.iter().find(|l| l.split(' ').nth(1) == Some("0"));
+    eprintln!("broken router: pass fell: {fell:?}");
+    assert!(fell.is_some(), "the broken netlist passed its own checks");
+}
+
+/// The board bitstream's own netlist: the finite-run FPGA top
+/// (`--gen-messages`) in its iCE40-HX8K board wrapper through `synth_ice40
+/// -abc9`, `nextpnr-ice40 --hx8k --package ct256` with the breakout
+/// `.pcf`, then `icebox_vlog`, which turns the placed-and-routed `.asc`
+/// back into Verilog. Under iverilog its eight LED pins must equal, at
+/// every cycle, what the native model's outputs put on them after the
+/// wrapper's 16 power-on reset cycles. About 5 minutes: run by
+/// `scripts/synth.sh`, not in CI.
+#[test]
+#[ignore]
+fn fpga_board_post_place_and_route_equals_native() {
+    use wormcast_rtl::fpga_top::{board_wrapper, fpga_top, BOARD_MODULE, BREAKOUT_PCF};
+    use wormcast_sim::onchip::{GenOptions, OnChip, Plan};
+    for t in ["yosys", "nextpnr-ice40", "icebox_vlog", "iverilog"] {
+        require_tool(
+            t,
+            if t == "icebox_vlog" {
+                "fpga-icestorm"
+            } else {
+                t
+            },
+        );
+    }
+    const POR: u64 = 16;
+    let cycles: u64 = 6_000;
+    let dir = out_dir("post_pnr_fpga");
+    let sets: Vec<String> = ["network.topology=torus:2x2", "network.flit_width=16"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let sc = wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap();
+    let opts = GenOptions {
+        rate: 64,
+        messages: 60,
+        ..GenOptions::default()
+    };
+    let plan = Plan::new(&sc, opts).unwrap();
+    // The LEDs the native model's outputs light, cycle by cycle.
+    let mut native = OnChip::new(plan.clone());
+    let mut want = Vec::new();
+    let mut done_at = None;
+    for c in 0..cycles {
+        let o = native.outputs();
+        if o.done && done_at.is_none() {
+            done_at = Some(c);
+        }
+        let led = (o.heartbeat as u32)
+            | (o.pass as u32) << 1
+            | (o.done as u32) << 2
+            | (o.stall as u32) << 3
+            | ((o.err_count != 0) as u32) << 4
+            | (o.err_count & 7) << 5;
+        want.push(led);
+        native.step();
+    }
+    let done_at = done_at.expect("the native run finishes within the window");
+    let top = fpga_top(&plan, Fault::None).unwrap();
+    let rtl = dir.join("top.v");
+    std::fs::write(&rtl, format!("{}{}", top.verilog, board_wrapper(&top))).unwrap();
+    let pcf = dir.join("board.pcf");
+    std::fs::write(&pcf, BREAKOUT_PCF).unwrap();
+    let json = dir.join("board.json");
+    let asc = dir.join("board.asc");
+    let step = |what: &str, cmd: &mut Command| {
+        let t0 = std::time::Instant::now();
+        let o = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(
+            o.status.success(),
+            "{what} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        eprintln!("{what}: {:.1}s", t0.elapsed().as_secs_f64());
+        o.stdout
+    };
+    step(
+        "yosys synth_ice40 -abc9",
+        Command::new("yosys").args([
+            "-q",
+            "-p",
+            &format!(
+                "read_verilog {}; synth_ice40 -abc9 -top {BOARD_MODULE} -json {}",
+                rtl.display(),
+                json.display()
+            ),
+        ]),
+    );
+    step(
+        "nextpnr-ice40",
+        Command::new("nextpnr-ice40")
+            .args([
+                "--hx8k",
+                "--package",
+                "ct256",
+                "--freq",
+                "12",
+                "--seed",
+                "1",
+                "-q",
+            ])
+            .arg("--json")
+            .arg(&json)
+            .arg("--pcf")
+            .arg(&pcf)
+            .arg("--asc")
+            .arg(&asc),
+    );
+    let post = step(
+        "icebox_vlog",
+        Command::new("icebox_vlog")
+            .args(["-d", "ct256", "-n", BOARD_MODULE, "-p"])
+            .arg(&pcf)
+            .arg(&asc),
+    );
+    let net = dir.join("post_pnr.v");
+    std::fs::write(&net, post).unwrap();
+    let leds: Vec<String> = (0..8).map(|i| format!("\\led[{i}] ")).collect();
+    let tb = format!(
+        "`timescale 1ns/1ps\nmodule tb;\n  reg clk = 0;\n  wire [7:0] led;\n  \
+         {BOARD_MODULE} dut(.clk(clk), {});\n  integer c;\n  initial begin\n    \
+         for (c = 0; c < {}; c = c + 1) begin\n      #1 clk = 1; #1 clk = 0;\n      \
+         #1 $display(\"%0d %0d\", c + 1, led);\n    end\n    $finish;\n  end\nendmodule\n",
+        leds.iter()
+            .enumerate()
+            .map(|(i, l)| format!(".{l}(led[{i}])"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        cycles + POR
+    );
+    let tbf = dir.join("tb.v");
+    std::fs::write(&tbf, tb).unwrap();
+    let exe = dir.join("post.vvp");
+    step(
+        "iverilog",
+        Command::new("iverilog")
+            .arg("-o")
+            .arg(&exe)
+            .arg(&tbf)
+            .arg(&net),
+    );
+    let out = step("vvp", Command::new("vvp").arg("-n").arg(&exe));
+    let got: Vec<(u64, u32)> = String::from_utf8_lossy(&out)
+        .lines()
+        .filter_map(|l| {
+            let (a, b) = l.split_once(' ')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .collect();
+    assert_eq!(got.len() as u64, cycles + POR, "one line per edge");
+    // After edge POR the wrapper's reset is over: edge POR + c shows the
+    // native outputs after c cycles.
+    for &(edge, led) in got.iter().filter(|(e, _)| *e >= POR) {
+        let c = (edge - POR) as usize;
+        assert_eq!(
+            led, want[c],
+            "edge {edge} (native cycle {c}): LEDs {led:08b}, native {:08b}",
+            want[c]
+        );
+    }
+    eprintln!(
+        "post-P&R board netlist: {} cycles equal on the LEDs; done (led 2) at native cycle {done_at}",
+        cycles
     );
 }
