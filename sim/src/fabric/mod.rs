@@ -1,7 +1,11 @@
 //! A K×M torus or mesh of routers wired link to link, plus one network
 //! interface per node, advanced by the deterministic two-phase kernel
-//! (ARCHITECTURE §4): every active router computes its next state from the
-//! current registers of itself and its neighbours, then all commit.
+//! (ARCHITECTURE §4): every active router samples the current registers of
+//! its neighbours ([`Fabric::evaluate`]), then at the edge
+//! ([`Fabric::commit`]) each computes its next state from its own registers
+//! and what it sampled. Only the sampled inputs cross routers, so the edge
+//! updates each router's registers in place (`router::step_in_place`) with
+//! the same result as a next-state buffer, without copying whole states.
 //!
 //! Speed comes from skipping quiescent routers, not from anything that could
 //! change results: a router with no flit and no reservation has
@@ -17,7 +21,7 @@ pub mod deadlock;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
-use crate::router::{self, Activity, RouterInputs, RouterState, NO_OWNER};
+use crate::router::{self, Activity, InputBefore, RouterInputs, RouterState, NO_OWNER};
 use crate::topology::{Dir, Topology};
 
 /// Shadow message number meaning "no message known".
@@ -46,6 +50,18 @@ enum ShadowSlot {
     Fifo(u8, u8),
 }
 
+/// What one active router sampled in phase 1, for the edge.
+#[derive(Debug, Clone, Copy)]
+struct Sampled {
+    io: RouterInputs,
+    /// Shadow message numbers of the NI's injection flits.
+    inj_msg: [u32; crate::config::MAX_LOCAL],
+    /// Per link input: the shadow number of the raw worm driving it, valid
+    /// where `driven` has the input's bit.
+    drive_msg: [u32; 4],
+    driven: u8,
+}
+
 /// Where a router's link output goes: `(router, input port)`.
 pub type LinkEnd = Option<(u32, u8)>;
 
@@ -55,7 +71,8 @@ pub struct Fabric {
     pub params: RouterParams,
     pub cfg: Vec<RouterConfig>,
     pub state: Vec<RouterState>,
-    next: Vec<RouterState>,
+    /// Per active router (same order as `active`): what phase 1 sampled.
+    sampled: Vec<Sampled>,
     pub shadow: Vec<Shadow>,
     /// Per router and link input: the upstream `(router, output)`.
     pub upstream: Vec<[LinkEnd; 4]>,
@@ -113,7 +130,7 @@ impl Fabric {
             params,
             cfg,
             state: vec![RouterState::reset(); n],
-            next: vec![RouterState::reset(); n],
+            sampled: Vec::with_capacity(n),
             shadow: vec![Shadow::default(); n],
             upstream,
             downstream,
@@ -184,67 +201,91 @@ impl Fabric {
             .find(|d| d.holding && d.router as usize == r && d.input as usize == k)
     }
 
-    /// Phase 1: computes the next state of every active router. `local(r)`
-    /// gives what router `r`'s NI drives. Returns nothing; call
-    /// [`Fabric::commit`] after the NIs have read the current registers.
-    pub fn evaluate(
-        &mut self,
-        local: &dyn Fn(u32) -> LocalPort,
-        on_activity: &mut dyn FnMut(u32, &Activity, &RouterState, &RouterState),
-    ) {
-        let n_in = self.params.inputs();
-        let n_out = self.params.outputs();
-        for idx in 0..self.active.len() {
-            let r = self.active[idx] as usize;
+    /// Phase 1: samples what every active router sees this cycle (its
+    /// neighbours' output registers and `ready`, its NI's drive, the raw
+    /// link drivers). `local(r)` gives what router `r`'s NI drives. Nothing
+    /// is written to the registers: between this and [`Fabric::commit`] the
+    /// NIs read the current registers, and may change what they drive next.
+    pub fn evaluate(&mut self, local: &dyn Fn(u32) -> LocalPort) {
+        let mut sampled = std::mem::take(&mut self.sampled);
+        sampled.clear();
+        for &r in &self.active {
+            let r = r as usize;
             let lp = local(r as u32);
             let io = self.gather(r, &lp);
-            let cur = &self.state[r];
-            let nx = &mut self.next[r];
-            let act = router::step(&self.cfg[r], &self.params, cur, &io, nx);
+            let mut drive_msg = [0; 4];
+            let mut driven = 0u8;
+            if !self.drives.is_empty() {
+                for (k, m) in drive_msg.iter_mut().enumerate() {
+                    if let Some(d) = self.drive_on(r, k) {
+                        *m = crate::network::raw::RAW_MSG | d.worm;
+                        driven |= 1 << k;
+                    }
+                }
+            }
+            sampled.push(Sampled {
+                io,
+                inj_msg: lp.inj_msg,
+                drive_msg,
+                driven,
+            });
+        }
+        self.sampled = sampled;
+    }
+
+    /// Phase 2, the clock edge: every active router steps its registers in
+    /// place from the inputs [`Fabric::evaluate`] sampled, so no router sees
+    /// another's new registers and no state is copied. `on_activity` gets
+    /// what moved and the input registers as they were before the edge.
+    pub fn commit(&mut self, on_activity: &mut dyn FnMut(u32, &Activity, &[InputBefore])) {
+        let n_in = self.params.inputs();
+        let n_out = self.params.outputs();
+        let active = std::mem::take(&mut self.active);
+        let sampled = std::mem::take(&mut self.sampled);
+        let c = self.cycle + 1;
+        for (&ru, sm) in active.iter().zip(&sampled) {
+            let r = ru as usize;
+            let mut before = [InputBefore::default(); MAX_INPUTS];
+            for (b, i) in before.iter_mut().zip(&self.state[r].inp[..n_in]) {
+                *b = InputBefore::of(i);
+            }
+            let act = router::step_in_place(&self.cfg[r], &self.params, &mut self.state[r], &sm.io);
             self.router_steps += 1;
-            // Shadow message numbers follow the flits; staged until the edge
-            // so every router reads its neighbours' shadows from before it.
+            // Shadow message numbers follow the flits; staged until the end
+            // of the edge so every router reads its neighbours' shadows from
+            // before it.
             for o in 0..n_out {
                 let src = act.loaded_from[o];
                 if src != NO_OWNER {
-                    let f = &cur.inp[src as usize].fifo;
-                    let mut m = self.shadow[r].fifo[src as usize][f.rd as usize];
+                    let b = &before[src as usize];
+                    let mut m = self.shadow[r].fifo[src as usize][b.rd as usize];
                     // The TAIL of a raw worm an input was discarding.
-                    if cur.inp[src as usize].state == router::InState::Discard
-                        && crate::network::raw::is_raw(m)
-                    {
+                    if b.state == router::InState::Discard && crate::network::raw::is_raw(m) {
                         m |= crate::network::raw::TRUNC_MSG;
                     }
-                    self.stash.push((r as u32, ShadowSlot::Out(o as u8), m));
+                    self.stash.push((ru, ShadowSlot::Out(o as u8), m));
                 }
             }
-            if act.pushed != 0 {
-                for k in 0..n_in {
-                    if act.pushed >> k & 1 == 1 {
-                        let f = &cur.inp[k].fifo;
-                        let slot = (f.rd as usize + f.count as usize) % MAX_DEPTH;
-                        let drive = if k < 4 && !self.drives.is_empty() {
-                            self.drive_on(r, k)
-                                .map(|d| crate::network::raw::RAW_MSG | d.worm)
-                        } else {
-                            None
-                        };
-                        let m = if let Some(m) = drive {
-                            m
-                        } else if k < 4 {
-                            let (u, o) = self.upstream[r][k].expect("wired link");
-                            self.shadow[u as usize].out[o as usize]
-                        } else {
-                            lp.inj_msg[k - 4]
-                        };
-                        self.stash
-                            .push((r as u32, ShadowSlot::Fifo(k as u8, slot as u8), m));
-                    }
-                }
+            let mut pushed = act.pushed;
+            while pushed != 0 {
+                let k = pushed.trailing_zeros() as usize;
+                pushed &= pushed - 1;
+                let b = &before[k];
+                let slot = (b.rd as usize + b.count as usize) % MAX_DEPTH;
+                let m = if k < 4 && sm.driven >> k & 1 == 1 {
+                    sm.drive_msg[k]
+                } else if k < 4 {
+                    let (u, o) = self.upstream[r][k].expect("wired link");
+                    self.shadow[u as usize].out[o as usize]
+                } else {
+                    sm.inj_msg[k - 4]
+                };
+                self.stash
+                    .push((ru, ShadowSlot::Fifo(k as u8, slot as u8), m));
             }
-            on_activity(r as u32, &act, cur, &self.next[r]);
-            for k in 0..n_in {
-                if act.popped >> k & 1 == 1 || cur.inp[k].fifo.is_empty() {
+            on_activity(ru, &act, &before[..n_in]);
+            for (k, b) in before[..n_in].iter().enumerate() {
+                if act.popped >> k & 1 == 1 || b.count == 0 {
                     self.last_move[r][k] = self.cycle;
                 }
             }
@@ -253,39 +294,17 @@ impl Fabric {
                     self.sent[r][o] += (act.sent >> o & 1) as u64;
                 }
             }
-        }
-    }
-
-    /// Phase 2: the clock edge.
-    pub fn commit(&mut self) {
-        for &(r, slot, m) in &self.stash {
-            let sh = &mut self.shadow[r as usize];
-            match slot {
-                ShadowSlot::Out(o) => sh.out[o as usize] = m,
-                ShadowSlot::Fifo(k, i) => sh.fifo[k as usize][i as usize] = m,
+            // Next cycle's active set, in the order the routers stepped: a
+            // router that still holds something, and the receiver of every
+            // flit waiting in an output register.
+            let s = &self.state[r];
+            if !s.quiescent(&self.params) && self.mark[r] != c {
+                self.mark[r] = c;
+                self.next_active.push(ru);
             }
-        }
-        self.stash.clear();
-        let active = std::mem::take(&mut self.active);
-        for &r in &active {
-            let r = r as usize;
-            self.state[r] = self.next[r];
-        }
-        for &r in &active {
-            let ru = r as usize;
-            let s = &self.state[ru];
-            if !s.quiescent(&self.params) {
-                let c = self.cycle + 1;
-                if self.mark[ru] != c {
-                    self.mark[ru] = c;
-                    self.next_active.push(r);
-                }
-            }
-            // A flit waiting in an output register wakes the receiver.
             for d in 0..4 {
                 if s.out[d].valid {
-                    if let Some((v, _)) = self.downstream[ru][d] {
-                        let c = self.cycle + 1;
+                    if let Some((v, _)) = self.downstream[r][d] {
                         if self.mark[v as usize] != c {
                             self.mark[v as usize] = c;
                             self.next_active.push(v);
@@ -294,6 +313,15 @@ impl Fabric {
                 }
             }
         }
+        for &(r, slot, m) in &self.stash {
+            let sh = &mut self.shadow[r as usize];
+            match slot {
+                ShadowSlot::Out(o) => sh.out[o as usize] = m,
+                ShadowSlot::Fifo(k, i) => sh.fifo[k as usize][i as usize] = m,
+            }
+        }
+        self.stash.clear();
+        self.sampled = sampled;
         self.active = active;
         self.active.clear();
         std::mem::swap(&mut self.active, &mut self.next_active);

@@ -2,9 +2,10 @@
 //! and statistics, advanced cycle by cycle (ARCHITECTURE §4).
 //!
 //! Per cycle: (1) new messages reach the NIs; (2) every active router
-//! computes its next state from the current registers; (3) NIs read the same
+//! samples its inputs from the current registers; (3) NIs read the same
 //! current registers (injection `ready`, consumption outputs) and update
-//! their own; (4) the clock edge commits the routers. All randomness comes
+//! their own; (4) the clock edge steps the routers in place from what they
+//! sampled. All randomness comes
 //! from per-node ChaCha streams derived from the seed, so results depend on
 //! nothing but the scenario.
 
@@ -633,22 +634,22 @@ impl Network {
             lp.cons_ready = [true; crate::config::MAX_LOCAL];
             lp
         };
-        let kinds = &mut self.error_kinds;
-        let truncated = &mut self.score.truncated;
-        self.fabric.evaluate(&local, &mut |_, act, cur, _| {
-            // Several inputs may fail in one cycle; the register keeps the
-            // last code, the statistics count each.
-            for &c in act.err_codes.iter().filter(|&&c| c != 0) {
-                *kinds.entry(c).or_insert(0) += 1;
-            }
-            *truncated += truncated_here(act, cur);
-        });
+        self.fabric.evaluate(&local);
         self.consume();
         self.send();
         if !self.fabric.drives.is_empty() {
             self.drive_links();
         }
-        self.fabric.commit();
+        let kinds = &mut self.error_kinds;
+        let truncated = &mut self.score.truncated;
+        self.fabric.commit(&mut |_, act, before| {
+            // Several inputs may fail in one cycle; the register keeps the
+            // last code, the statistics count each.
+            for &c in act.err_codes.iter().filter(|&&c| c != 0) {
+                *kinds.entry(c).or_insert(0) += 1;
+            }
+            *truncated += truncated_here(act, before);
+        });
     }
 
     /// Checks the twin against the fabric's registers and clocks it with the
@@ -1080,16 +1081,16 @@ impl Network {
 /// input that was discarding a worm and holds no output, or a TAIL at an
 /// idle input (`body_at_idle`). Either way no NI will see the worm's end;
 /// TAILs that go on are counted by the NI that consumes them.
-fn truncated_here(act: &crate::router::Activity, cur: &crate::router::RouterState) -> u64 {
+fn truncated_here(act: &crate::router::Activity, before: &[crate::router::InputBefore]) -> u64 {
     use crate::router::{InState, RouterError};
     let mut n = 0;
     let mut popped = act.popped;
     while popped != 0 {
         let i = popped.trailing_zeros() as usize;
         popped &= popped - 1;
-        let r = &cur.inp[i];
+        let r = &before[i];
         let watch = r.state == InState::Discard || act.err_codes[i] != 0;
-        if watch && r.fifo.peek().map(flit::kind) == Some(Kind::Tail) {
+        if watch && r.count > 0 && flit::kind(r.head) == Kind::Tail {
             let dropped_in_discard = r.state == InState::Discard && r.reserved == 0;
             let lone =
                 r.state == InState::Idle && act.err_codes[i] == RouterError::BodyAtIdle.code();

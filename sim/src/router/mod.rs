@@ -133,6 +133,32 @@ impl RouterState {
     }
 }
 
+/// The registers of one input before a clock edge that the fabric's shadow
+/// bookkeeping and the statistics still need after it; the kernel updates
+/// router states in place ([`step_in_place`]), so it keeps only these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InputBefore {
+    pub state: InState,
+    pub reserved: u8,
+    /// FIFO read index and fill.
+    pub rd: u8,
+    pub count: u8,
+    /// FIFO head (meaningful only when `count > 0`).
+    pub head: Flit,
+}
+
+impl InputBefore {
+    pub fn of(r: &InputRegs) -> InputBefore {
+        InputBefore {
+            state: r.state,
+            reserved: r.reserved,
+            rd: r.fifo.rd,
+            count: r.fifo.count,
+            head: r.fifo.slot[r.fifo.rd as usize],
+        }
+    }
+}
+
 /// What a router sees from its neighbours in a cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RouterInputs {
@@ -197,6 +223,9 @@ enum Action {
 
 /// The next-state function. `next` receives the registers after the clock
 /// edge; the returned [`Activity`] describes what moved.
+///
+/// The reference form (tests, lockstep, vectors); the fabric kernel calls
+/// [`step_in_place`] directly so it never copies a whole router state.
 pub fn step(
     cfg: &RouterConfig,
     p: &RouterParams,
@@ -205,6 +234,27 @@ pub fn step(
     next: &mut RouterState,
 ) -> Activity {
     *next = *cur;
+    step_in_place(cfg, p, next, io)
+}
+
+/// [`step`] on the registers themselves: `s` holds the registers before the
+/// clock edge on entry and after it on return.
+///
+/// Why this is the same function: every register is read before the first
+/// write that could change it. The outputs' `valid` and `owner` bits are
+/// sampled (`can_load`, `owned`) before any output is written; input `i`'s
+/// decision reads only input `i`'s registers, which no other input's action
+/// writes; the priority is read before it is written; `ready` is read in the
+/// last loop just before it is rewritten. Writes happen in the same order as
+/// in the two-buffer form, so where two writes hit one register the same
+/// one wins. `step` (copy, then this) keeps the two-buffer contract for its
+/// callers, and `sim/tests` plus the lockstep tests check it against the RTL.
+pub fn step_in_place(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    s: &mut RouterState,
+    io: &RouterInputs,
+) -> Activity {
     let n_in = p.inputs();
     let n_out = p.outputs();
     let mut act = Activity {
@@ -216,12 +266,12 @@ pub fn step(
     // take a new flit at this edge if it is empty or its flit leaves now.
     let mut can_load = 0u8;
     for o in 0..n_out {
-        let r = &cur.out[o];
-        if r.valid && io.ready[o] {
+        let valid = s.out[o].valid;
+        if valid && io.ready[o] {
             act.sent |= 1 << o;
-            next.out[o].valid = false;
+            s.out[o].valid = false;
         }
-        if !r.valid || io.ready[o] {
+        if !valid || io.ready[o] {
             can_load |= 1 << o;
         }
     }
@@ -231,16 +281,15 @@ pub fn step(
     let mut strips = 0u8;
     let mut diverts = 0u8;
     let mut classes = [0u8; MAX_INPUTS];
-    let owned = owned_mask(cur, n_out);
+    let owned = owned_mask(s, n_out);
     for i in 0..n_in {
-        let r = &cur.inp[i];
-        let action = match r.fifo.peek() {
+        let action = match s.inp[i].fifo.peek() {
             None => Action::None,
-            Some(f) => decide(cfg, p, i, r, f, owned),
+            Some(f) => decide(cfg, p, i, &s.inp[i], f, owned),
         };
         match action {
             Action::None => {}
-            Action::Setup => next.inp[i].setup = r.setup + 1,
+            Action::Setup => s.inp[i].setup += 1,
             Action::Request {
                 mask,
                 strip,
@@ -264,37 +313,38 @@ pub fn step(
                 if outs & can_load == outs {
                     for o in 0..n_out {
                         if outs >> o & 1 == 1 {
-                            next.out[o].flit = flit;
-                            next.out[o].valid = true;
+                            s.out[o].flit = flit;
+                            s.out[o].valid = true;
                             act.loaded_from[o] = i as u8;
                         }
                     }
-                    next.inp[i].fifo.pop();
+                    let reserved = s.inp[i].reserved;
+                    s.inp[i].fifo.pop();
                     act.popped |= 1 << i;
                     if release {
-                        release_all(next, i, r.reserved, n_out);
+                        release_all(s, i, reserved, n_out);
                     }
                 }
             }
             Action::Drop { to_idle } => {
-                next.inp[i].fifo.pop();
+                s.inp[i].fifo.pop();
                 act.popped |= 1 << i;
                 if to_idle {
-                    next.inp[i].state = InState::Idle;
+                    s.inp[i].state = InState::Idle;
                 }
             }
             Action::Error { err, to_idle } => {
-                next.inp[i].fifo.pop();
+                s.inp[i].fifo.pop();
                 act.popped |= 1 << i;
                 act.errors |= 1 << i;
                 act.err_codes[i] = err.code();
-                next.inp[i].state = if to_idle {
+                s.inp[i].state = if to_idle {
                     InState::Idle
                 } else {
                     InState::Discard
                 };
-                next.err_count = next.err_count.saturating_add(1);
-                next.err_code = err.code();
+                s.err_count = s.err_count.saturating_add(1);
+                s.err_code = err.code();
             }
         }
     }
@@ -302,35 +352,30 @@ pub fn step(
     // Atomic reservation among idle inputs with a request.
     // With no request the arbiter changes nothing (its priority is kept), so
     // it is skipped: the common case of a router only streaming bodies.
-    let arb = if requests[..n_in].iter().any(|&m| m != 0) {
+    if requests[..n_in].iter().any(|&m| m != 0) {
         let maskable = if p.routing.is_mesh() { 0 } else { 0xFF };
-        arbiter::arbitrate_masking(&requests[..n_in], owned, cur.prio, maskable)
-    } else {
-        arbiter::Grant {
-            granted: 0,
-            prio: cur.prio,
-        }
-    };
-    next.prio = arb.prio;
-    for i in 0..n_in {
-        if arb.granted != 0 && arb.granted >> i & 1 == 1 {
-            let mask = requests[i];
-            act.granted |= 1 << i;
-            next.inp[i].state = if diverts >> i & 1 == 1 {
-                InState::Diverted
-            } else {
-                InState::Active
-            };
-            next.inp[i].reserved = mask;
-            next.inp[i].class = classes[i];
-            for o in 0..n_out {
-                if mask >> o & 1 == 1 {
-                    next.out[o].owner = i as u8;
+        let arb = arbiter::arbitrate_masking(&requests[..n_in], owned, s.prio, maskable);
+        s.prio = arb.prio;
+        for i in 0..n_in {
+            if arb.granted >> i & 1 == 1 {
+                let mask = requests[i];
+                act.granted |= 1 << i;
+                s.inp[i].state = if diverts >> i & 1 == 1 {
+                    InState::Diverted
+                } else {
+                    InState::Active
+                };
+                s.inp[i].reserved = mask;
+                s.inp[i].class = classes[i];
+                for o in 0..n_out {
+                    if mask >> o & 1 == 1 {
+                        s.out[o].owner = i as u8;
+                    }
                 }
-            }
-            if strips >> i & 1 == 1 {
-                next.inp[i].fifo.pop();
-                act.popped |= 1 << i;
+                if strips >> i & 1 == 1 {
+                    s.inp[i].fifo.pop();
+                    act.popped |= 1 << i;
+                }
             }
         }
     }
@@ -338,13 +383,14 @@ pub fn step(
     // Accept flits from upstream, then register ready for the next cycle.
     for i in 0..n_in {
         if act.popped >> i & 1 == 1 {
-            next.inp[i].setup = 0;
+            s.inp[i].setup = 0;
         }
-        if io.valid[i] && cur.inp[i].ready {
-            next.inp[i].fifo.push(io.flit[i], p.depth);
+        // `ready` is still the value upstream saw: it is rewritten just below.
+        if io.valid[i] && s.inp[i].ready {
+            s.inp[i].fifo.push(io.flit[i], p.depth);
             act.pushed |= 1 << i;
         }
-        next.inp[i].ready = next.inp[i].fifo.len() < p.depth;
+        s.inp[i].ready = s.inp[i].fifo.len() < p.depth;
     }
     act
 }
@@ -354,14 +400,14 @@ pub fn owned_mask(s: &RouterState, n_out: usize) -> u8 {
     (0..n_out).fold(0u8, |m, o| m | ((s.out[o].owner != NO_OWNER) as u8) << o)
 }
 
-fn release_all(next: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
+fn release_all(s: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
     for o in 0..n_out {
         if reserved >> o & 1 == 1 {
-            next.out[o].owner = NO_OWNER;
+            s.out[o].owner = NO_OWNER;
         }
     }
-    next.inp[i].reserved = 0;
-    next.inp[i].state = InState::Idle;
+    s.inp[i].reserved = 0;
+    s.inp[i].state = InState::Idle;
 }
 
 /// The per-input decision for head flit `f`.
