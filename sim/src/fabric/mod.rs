@@ -21,7 +21,7 @@ pub mod deadlock;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
-use crate::router::{self, Activity, InputBefore, RouterInputs, RouterState, NO_OWNER};
+use crate::router::{self, Activity, RouterInputs, RouterState};
 use crate::topology::{Dir, Topology};
 
 /// Shadow message number meaning "no message known".
@@ -43,23 +43,14 @@ impl Default for Shadow {
     }
 }
 
-/// A shadow register written in phase 1 and applied at the edge.
-#[derive(Debug, Clone, Copy)]
-enum ShadowSlot {
-    Out(u8),
-    Fifo(u8, u8),
-}
-
 /// What one active router sampled in phase 1, for the edge.
 #[derive(Debug, Clone, Copy)]
 struct Sampled {
     io: RouterInputs,
-    /// Shadow message numbers of the NI's injection flits.
-    inj_msg: [u32; crate::config::MAX_LOCAL],
-    /// Per link input: the shadow number of the raw worm driving it, valid
-    /// where `driven` has the input's bit.
-    drive_msg: [u32; 4],
-    driven: u8,
+    /// Per input: the shadow message number of the flit offered to it (the
+    /// upstream output's shadow, a raw driver's worm, or the NI's), sampled
+    /// with the flit so the edge can write shadows in place.
+    in_msg: [u32; MAX_INPUTS],
 }
 
 /// Where a router's link output goes: `(router, input port)`.
@@ -89,9 +80,6 @@ pub struct Fabric {
     pub sent: Vec<[u64; MAX_OUTPUTS]>,
     /// Router-steps executed (for the speed figures).
     pub router_steps: u64,
-    /// Shadow updates computed in phase 1, applied at the clock edge so every
-    /// router reads its neighbours' shadows as they were before the edge.
-    stash: Vec<(u32, ShadowSlot, u32)>,
     /// Scripted raw worms driving link inputs (`network::raw`); empty in
     /// every run without `traffic.raw`, so the kernel checks only that.
     pub drives: Vec<crate::network::raw::LinkDrive>,
@@ -141,7 +129,6 @@ impl Fabric {
             last_move: vec![[0; MAX_INPUTS]; n],
             sent: vec![[0; MAX_OUTPUTS]; n],
             router_steps: 0,
-            stash: Vec::with_capacity(n),
             drives: Vec::new(),
         }
     }
@@ -163,14 +150,20 @@ impl Fabric {
     fn gather(&self, r: usize, local: &LocalPort) -> RouterInputs {
         let p = &self.params;
         let mut io = RouterInputs::default();
-        for i in 0..4 {
+        let own = &self.state[r].out;
+        for (i, own) in own.iter().enumerate().take(4) {
             if let Some((u, o)) = self.upstream[r][i] {
                 let out = &self.state[u as usize].out[o as usize];
                 io.flit[i] = out.flit;
                 io.valid[i] = out.valid;
             }
-            if let Some((v, j)) = self.downstream[r][i] {
-                io.ready[i] = self.state[v as usize].inp[j as usize].ready;
+            // A downstream `ready` matters only to a full output register
+            // (`router::step_in_place`: an empty one can load either way),
+            // so the neighbour's registers are read only then.
+            if own.valid {
+                if let Some((v, j)) = self.downstream[r][i] {
+                    io.ready[i] = self.state[v as usize].inp[j as usize].ready;
+                }
             }
         }
         for k in 0..p.injection {
@@ -213,22 +206,26 @@ impl Fabric {
             let r = r as usize;
             let lp = local(r as u32);
             let io = self.gather(r, &lp);
-            let mut drive_msg = [0; 4];
-            let mut driven = 0u8;
-            if !self.drives.is_empty() {
-                for (k, m) in drive_msg.iter_mut().enumerate() {
-                    if let Some(d) = self.drive_on(r, k) {
-                        *m = crate::network::raw::RAW_MSG | d.worm;
-                        driven |= 1 << k;
-                    }
+            let mut in_msg = [NO_MSG; MAX_INPUTS];
+            for (k, m) in in_msg.iter_mut().enumerate().take(4) {
+                if !io.valid[k] {
+                    continue;
                 }
+                let drive = if self.drives.is_empty() {
+                    None
+                } else {
+                    self.drive_on(r, k)
+                };
+                *m = match drive {
+                    Some(d) => crate::network::raw::RAW_MSG | d.worm,
+                    None => {
+                        let (u, o) = self.upstream[r][k].expect("wired link");
+                        self.shadow[u as usize].out[o as usize]
+                    }
+                };
             }
-            sampled.push(Sampled {
-                io,
-                inj_msg: lp.inj_msg,
-                drive_msg,
-                driven,
-            });
+            in_msg[4..4 + crate::config::MAX_LOCAL].copy_from_slice(&lp.inj_msg);
+            sampled.push(Sampled { io, in_msg });
         }
         self.sampled = sampled;
     }
@@ -236,63 +233,59 @@ impl Fabric {
     /// Phase 2, the clock edge: every active router steps its registers in
     /// place from the inputs [`Fabric::evaluate`] sampled, so no router sees
     /// another's new registers and no state is copied. `on_activity` gets
-    /// what moved and the input registers as they were before the edge.
-    pub fn commit(&mut self, on_activity: &mut dyn FnMut(u32, &Activity, &[InputBefore])) {
-        let n_in = self.params.inputs();
-        let n_out = self.params.outputs();
+    /// what moved at each router where an input raised an error or a worm
+    /// ended truncated: the only steps the statistics need to see.
+    pub fn commit(&mut self, on_activity: &mut dyn FnMut(u32, &Activity)) {
         let active = std::mem::take(&mut self.active);
         let sampled = std::mem::take(&mut self.sampled);
         let c = self.cycle + 1;
         for (&ru, sm) in active.iter().zip(&sampled) {
             let r = ru as usize;
-            let mut before = [InputBefore::default(); MAX_INPUTS];
-            for (b, i) in before.iter_mut().zip(&self.state[r].inp[..n_in]) {
-                *b = InputBefore::of(i);
-            }
             let act = router::step_in_place(&self.cfg[r], &self.params, &mut self.state[r], &sm.io);
             self.router_steps += 1;
-            // Shadow message numbers follow the flits; staged until the end
-            // of the edge so every router reads its neighbours' shadows from
-            // before it.
-            for o in 0..n_out {
-                let src = act.loaded_from[o];
-                if src != NO_OWNER {
-                    let b = &before[src as usize];
-                    let mut m = self.shadow[r].fifo[src as usize][b.rd as usize];
-                    // The TAIL of a raw worm an input was discarding.
-                    if b.state == router::InState::Discard && crate::network::raw::is_raw(m) {
-                        m |= crate::network::raw::TRUNC_MSG;
-                    }
-                    self.stash.push((ru, ShadowSlot::Out(o as u8), m));
+            // Shadow message numbers follow the flits. Written in place: no
+            // other router reads this one's shadows after phase 1. Each input
+            // pops at most once a cycle, so a flit that left came from one
+            // slot before the new read index; a pushed flit sits in the last
+            // occupied slot, which is never the slot a flit left from (that
+            // would need a full FIFO, which is not ready).
+            let sh = &mut self.shadow[r];
+            let inp = &self.state[r].inp;
+            let mut loaded = act.loaded;
+            while loaded != 0 {
+                let o = loaded.trailing_zeros() as usize;
+                loaded &= loaded - 1;
+                let src = act.loaded_from[o] as usize;
+                let rd = (inp[src].fifo.rd as usize + MAX_DEPTH - 1) % MAX_DEPTH;
+                let mut m = sh.fifo[src][rd];
+                // The TAIL of a raw worm an input was discarding.
+                if act.discarded >> src & 1 == 1 && crate::network::raw::is_raw(m) {
+                    m |= crate::network::raw::TRUNC_MSG;
                 }
+                sh.out[o] = m;
             }
             let mut pushed = act.pushed;
             while pushed != 0 {
                 let k = pushed.trailing_zeros() as usize;
                 pushed &= pushed - 1;
-                let b = &before[k];
-                let slot = (b.rd as usize + b.count as usize) % MAX_DEPTH;
-                let m = if k < 4 && sm.driven >> k & 1 == 1 {
-                    sm.drive_msg[k]
-                } else if k < 4 {
-                    let (u, o) = self.upstream[r][k].expect("wired link");
-                    self.shadow[u as usize].out[o as usize]
-                } else {
-                    sm.inj_msg[k - 4]
-                };
-                self.stash
-                    .push((ru, ShadowSlot::Fifo(k as u8, slot as u8), m));
+                let f = &inp[k].fifo;
+                let slot = (f.rd as usize + f.count as usize + MAX_DEPTH - 1) % MAX_DEPTH;
+                sh.fifo[k][slot] = sm.in_msg[k];
             }
-            on_activity(ru, &act, &before[..n_in]);
-            for (k, b) in before[..n_in].iter().enumerate() {
-                if act.popped >> k & 1 == 1 || b.count == 0 {
-                    self.last_move[r][k] = self.cycle;
-                }
+            if act.errors != 0 || act.truncated != 0 {
+                on_activity(ru, &act);
             }
-            if act.sent != 0 {
-                for o in 0..n_out {
-                    self.sent[r][o] += (act.sent >> o & 1) as u64;
-                }
+            let mut moved = act.popped | act.was_empty;
+            while moved != 0 {
+                let k = moved.trailing_zeros() as usize;
+                moved &= moved - 1;
+                self.last_move[r][k] = self.cycle;
+            }
+            let mut sent = act.sent;
+            while sent != 0 {
+                let o = sent.trailing_zeros() as usize;
+                sent &= sent - 1;
+                self.sent[r][o] += 1;
             }
             // Next cycle's active set, in the order the routers stepped: a
             // router that still holds something, and the receiver of every
@@ -313,14 +306,6 @@ impl Fabric {
                 }
             }
         }
-        for &(r, slot, m) in &self.stash {
-            let sh = &mut self.shadow[r as usize];
-            match slot {
-                ShadowSlot::Out(o) => sh.out[o as usize] = m,
-                ShadowSlot::Fifo(k, i) => sh.fifo[k as usize][i as usize] = m,
-            }
-        }
-        self.stash.clear();
         self.sampled = sampled;
         self.active = active;
         self.active.clear();

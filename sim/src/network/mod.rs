@@ -642,13 +642,13 @@ impl Network {
         }
         let kinds = &mut self.error_kinds;
         let truncated = &mut self.score.truncated;
-        self.fabric.commit(&mut |_, act, before| {
+        self.fabric.commit(&mut |_, act| {
             // Several inputs may fail in one cycle; the register keeps the
             // last code, the statistics count each.
             for &c in act.err_codes.iter().filter(|&&c| c != 0) {
                 *kinds.entry(c).or_insert(0) += 1;
             }
-            *truncated += truncated_here(act, before);
+            *truncated += act.truncated.count_ones() as u64;
         });
     }
 
@@ -1075,27 +1075,4 @@ impl Network {
             && self.raw_next == self.raw_order.len()
             && self.fabric.drives.is_empty()
     }
-}
-
-/// Truncated worms that end at this router this cycle: a TAIL dropped at an
-/// input that was discarding a worm and holds no output, or a TAIL at an
-/// idle input (`body_at_idle`). Either way no NI will see the worm's end;
-/// TAILs that go on are counted by the NI that consumes them.
-fn truncated_here(act: &crate::router::Activity, before: &[crate::router::InputBefore]) -> u64 {
-    use crate::router::{InState, RouterError};
-    let mut n = 0;
-    let mut popped = act.popped;
-    while popped != 0 {
-        let i = popped.trailing_zeros() as usize;
-        popped &= popped - 1;
-        let r = &before[i];
-        let watch = r.state == InState::Discard || act.err_codes[i] != 0;
-        if watch && r.count > 0 && flit::kind(r.head) == Kind::Tail {
-            let dropped_in_discard = r.state == InState::Discard && r.reserved == 0;
-            let lone =
-                r.state == InState::Idle && act.err_codes[i] == RouterError::BodyAtIdle.code();
-            n += (dropped_in_discard || lone) as u64;
-        }
-    }
-    n
 }

@@ -133,32 +133,6 @@ impl RouterState {
     }
 }
 
-/// The registers of one input before a clock edge that the fabric's shadow
-/// bookkeeping and the statistics still need after it; the kernel updates
-/// router states in place ([`step_in_place`]), so it keeps only these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct InputBefore {
-    pub state: InState,
-    pub reserved: u8,
-    /// FIFO read index and fill.
-    pub rd: u8,
-    pub count: u8,
-    /// FIFO head (meaningful only when `count > 0`).
-    pub head: Flit,
-}
-
-impl InputBefore {
-    pub fn of(r: &InputRegs) -> InputBefore {
-        InputBefore {
-            state: r.state,
-            reserved: r.reserved,
-            rd: r.fifo.rd,
-            count: r.fifo.count,
-            head: r.fifo.slot[r.fifo.rd as usize],
-        }
-    }
-}
-
 /// What a router sees from its neighbours in a cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RouterInputs {
@@ -179,6 +153,8 @@ pub struct Activity {
     pub pushed: u8,
     /// Per output: the input whose flit was loaded into it, or [`NO_OWNER`].
     pub loaded_from: [u8; MAX_OUTPUTS],
+    /// Outputs loaded this cycle (those where `loaded_from` names an input).
+    pub loaded: u8,
     /// Outputs whose flit left (downstream accepted).
     pub sent: u8,
     /// Inputs granted a reservation this cycle.
@@ -187,6 +163,14 @@ pub struct Activity {
     pub errors: u8,
     /// Per input: the error code raised this cycle (0 = none).
     pub err_codes: [u8; MAX_INPUTS],
+    /// Inputs whose FIFO was empty before the edge.
+    pub was_empty: u8,
+    /// Inputs that were in `Discard` before the edge and sent or dropped a
+    /// flit: a flit they forwarded ends a truncated worm.
+    pub discarded: u8,
+    /// Inputs where a worm ends unseen by any NI: a TAIL dropped at an input
+    /// in `Discard` that holds no output, or a lone TAIL at an idle input.
+    pub truncated: u8,
 }
 
 /// What an input wants this cycle, decided from its FIFO head.
@@ -284,8 +268,16 @@ pub fn step_in_place(
     let owned = owned_mask(s, n_out);
     for i in 0..n_in {
         let action = match s.inp[i].fifo.peek() {
-            None => Action::None,
-            Some(f) => decide(cfg, p, i, &s.inp[i], f, owned),
+            None => {
+                act.was_empty |= 1 << i;
+                Action::None
+            }
+            Some(f) => {
+                if s.inp[i].state == InState::Discard {
+                    act.discarded |= 1 << i;
+                }
+                decide(cfg, p, i, &s.inp[i], f, owned)
+            }
         };
         match action {
             Action::None => {}
@@ -311,13 +303,16 @@ pub fn step_in_place(
                 release,
             } => {
                 if outs & can_load == outs {
-                    for o in 0..n_out {
-                        if outs >> o & 1 == 1 {
-                            s.out[o].flit = flit;
-                            s.out[o].valid = true;
-                            act.loaded_from[o] = i as u8;
-                        }
+                    // `outs` lies within `can_load`, so within `n_out`.
+                    let mut m = outs;
+                    while m != 0 {
+                        let o = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        s.out[o].flit = flit;
+                        s.out[o].valid = true;
+                        act.loaded_from[o] = i as u8;
                     }
+                    act.loaded |= outs;
                     let reserved = s.inp[i].reserved;
                     s.inp[i].fifo.pop();
                     act.popped |= 1 << i;
@@ -330,6 +325,8 @@ pub fn step_in_place(
                 s.inp[i].fifo.pop();
                 act.popped |= 1 << i;
                 if to_idle {
+                    // Only a TAIL at a discarding input that holds nothing.
+                    act.truncated |= 1 << i;
                     s.inp[i].state = InState::Idle;
                 }
             }
@@ -337,6 +334,10 @@ pub fn step_in_place(
                 s.inp[i].fifo.pop();
                 act.popped |= 1 << i;
                 act.errors |= 1 << i;
+                if to_idle {
+                    // Only a TAIL at an idle input (`BodyAtIdle`).
+                    act.truncated |= 1 << i;
+                }
                 act.err_codes[i] = err.code();
                 s.inp[i].state = if to_idle {
                     InState::Idle
