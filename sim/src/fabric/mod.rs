@@ -290,18 +290,18 @@ impl Fabric {
             // Next cycle's active set, in the order the routers stepped: a
             // router that still holds something, and the receiver of every
             // flit waiting in an output register.
-            let s = &self.state[r];
-            if !s.quiescent(&self.params) && self.mark[r] != c {
+            if (act.busy != 0 || act.out_valid != 0) && self.mark[r] != c {
                 self.mark[r] = c;
                 self.next_active.push(ru);
             }
-            for d in 0..4 {
-                if s.out[d].valid {
-                    if let Some((v, _)) = self.downstream[r][d] {
-                        if self.mark[v as usize] != c {
-                            self.mark[v as usize] = c;
-                            self.next_active.push(v);
-                        }
+            let mut full = act.out_valid & 0xF;
+            while full != 0 {
+                let d = full.trailing_zeros() as usize;
+                full &= full - 1;
+                if let Some((v, _)) = self.downstream[r][d] {
+                    if self.mark[v as usize] != c {
+                        self.mark[v as usize] = c;
+                        self.next_active.push(v);
                     }
                 }
             }

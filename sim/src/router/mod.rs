@@ -171,6 +171,13 @@ pub struct Activity {
     /// Inputs where a worm ends unseen by any NI: a TAIL dropped at an input
     /// in `Discard` that holds no output, or a lone TAIL at an idle input.
     pub truncated: u8,
+    /// Inputs that hold a flit or a worm after the edge.
+    pub busy: u8,
+    /// Output registers that hold a flit after the edge. With `busy` this
+    /// tells the kernel whether the router is quiescent
+    /// ([`RouterState::quiescent`]) and whom to wake, without reading the
+    /// registers again.
+    pub out_valid: u8,
 }
 
 /// What an input wants this cycle, decided from its FIFO head.
@@ -248,16 +255,21 @@ pub fn step_in_place(
 
     // Output registers: a flit leaves when downstream is ready; an output can
     // take a new flit at this edge if it is empty or its flit leaves now.
+    // The owners are sampled in the same pass (`owned`): nothing below writes
+    // an owner before every input has decided.
     let mut can_load = 0u8;
-    for o in 0..n_out {
-        let valid = s.out[o].valid;
-        if valid && io.ready[o] {
+    let mut was_valid = 0u8;
+    let mut owned = 0u8;
+    for (o, out) in s.out[..n_out].iter_mut().enumerate() {
+        let valid = out.valid;
+        let ready = io.ready[o];
+        was_valid |= (valid as u8) << o;
+        owned |= ((out.owner != NO_OWNER) as u8) << o;
+        if valid && ready {
             act.sent |= 1 << o;
-            s.out[o].valid = false;
+            out.valid = false;
         }
-        if !valid || io.ready[o] {
-            can_load |= 1 << o;
-        }
+        can_load |= ((!valid || ready) as u8) << o;
     }
 
     // Decide every input's action from its current FIFO head.
@@ -265,7 +277,6 @@ pub fn step_in_place(
     let mut strips = 0u8;
     let mut diverts = 0u8;
     let mut classes = [0u8; MAX_INPUTS];
-    let owned = owned_mask(s, n_out);
     for i in 0..n_in {
         let action = match s.inp[i].fifo.peek() {
             None => {
@@ -382,17 +393,22 @@ pub fn step_in_place(
     }
 
     // Accept flits from upstream, then register ready for the next cycle.
-    for i in 0..n_in {
-        if act.popped >> i & 1 == 1 {
-            s.inp[i].setup = 0;
-        }
+    let mut popped = act.popped;
+    while popped != 0 {
+        let i = popped.trailing_zeros() as usize;
+        popped &= popped - 1;
+        s.inp[i].setup = 0;
+    }
+    for (i, inp) in s.inp[..n_in].iter_mut().enumerate() {
         // `ready` is still the value upstream saw: it is rewritten just below.
-        if io.valid[i] && s.inp[i].ready {
-            s.inp[i].fifo.push(io.flit[i], p.depth);
+        if io.valid[i] && inp.ready {
+            inp.fifo.push(io.flit[i], p.depth);
             act.pushed |= 1 << i;
         }
-        s.inp[i].ready = s.inp[i].fifo.len() < p.depth;
+        inp.ready = inp.fifo.len() < p.depth;
+        act.busy |= ((!inp.fifo.is_empty() || inp.state != InState::Idle) as u8) << i;
     }
+    act.out_valid = (was_valid & !act.sent) | act.loaded;
     act
 }
 
