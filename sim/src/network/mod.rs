@@ -625,13 +625,21 @@ impl Network {
         }
         let nis = &self.nis;
         let local = |r: u32| {
-            let mut lp = LocalPort::default();
-            for (k, s) in nis[r as usize].senders.iter().enumerate() {
-                lp.inj_flit[k] = s.out_flit;
-                lp.inj_valid[k] = s.out_valid;
-                lp.inj_msg[k] = s.out_msg;
+            let mut lp = LocalPort {
+                cons_ready: [true; crate::config::MAX_LOCAL],
+                ..LocalPort::default()
+            };
+            // An NI off the busy list has no flit on offer (`send` sets
+            // `out_valid` only on busy NIs and drops an NI from the list only
+            // when idle), so its senders need not be read.
+            let ni = &nis[r as usize];
+            if ni.busy {
+                for (k, s) in ni.senders.iter().enumerate() {
+                    lp.inj_flit[k] = s.out_flit;
+                    lp.inj_valid[k] = s.out_valid;
+                    lp.inj_msg[k] = s.out_msg;
+                }
             }
-            lp.cons_ready = [true; crate::config::MAX_LOCAL];
             lp
         };
         self.fabric.evaluate(&local);
