@@ -4,7 +4,9 @@
 //!
 //! RTL style: [`RouterState`] holds exactly the registers the RTL has, with
 //! the same names; [`step`] is the pure next-state function of (configuration,
-//! registers, inputs); the caller commits by swapping states. Outputs are
+//! registers, inputs) into a separate next state; [`step_in_place`] is the
+//! same function applied to the registers themselves, which the fabric
+//! kernel uses so it never copies a whole state. Outputs are
 //! registers only (`out[o].flit/valid`, `inp[i].ready`), so no combinational
 //! path runs from a router's inputs to its outputs and any fabric, wrap links
 //! included, is free of combinational loops.
