@@ -1,7 +1,11 @@
 //! A K×M torus or mesh of routers wired link to link, plus one network
 //! interface per node, advanced by the deterministic two-phase kernel
-//! (ARCHITECTURE §4): every active router computes its next state from the
-//! current registers of itself and its neighbours, then all commit.
+//! (ARCHITECTURE §4): every active router samples the current registers of
+//! its neighbours ([`Fabric::evaluate`]), then at the edge
+//! ([`Fabric::commit`]) each computes its next state from its own registers
+//! and what it sampled. Only the sampled inputs cross routers, so the edge
+//! updates each router's registers in place (`router::step_in_place`) with
+//! the same result as a next-state buffer, without copying whole states.
 //!
 //! Speed comes from skipping quiescent routers, not from anything that could
 //! change results: a router with no flit and no reservation has
@@ -17,7 +21,7 @@ pub mod deadlock;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
-use crate::router::{self, Activity, RouterInputs, RouterState, NO_OWNER};
+use crate::router::{self, Activity, RouterInputs, RouterState};
 use crate::topology::{Dir, Topology};
 
 /// Shadow message number meaning "no message known".
@@ -39,11 +43,14 @@ impl Default for Shadow {
     }
 }
 
-/// A shadow register written in phase 1 and applied at the edge.
+/// What one active router sampled in phase 1, for the edge.
 #[derive(Debug, Clone, Copy)]
-enum ShadowSlot {
-    Out(u8),
-    Fifo(u8, u8),
+struct Sampled {
+    io: RouterInputs,
+    /// Per input: the shadow message number of the flit offered to it (the
+    /// upstream output's shadow, a raw driver's worm, or the NI's), sampled
+    /// with the flit so the edge can write shadows in place.
+    in_msg: [u32; MAX_INPUTS],
 }
 
 /// Where a router's link output goes: `(router, input port)`.
@@ -55,7 +62,8 @@ pub struct Fabric {
     pub params: RouterParams,
     pub cfg: Vec<RouterConfig>,
     pub state: Vec<RouterState>,
-    next: Vec<RouterState>,
+    /// Per active router (same order as `active`): what phase 1 sampled.
+    sampled: Vec<Sampled>,
     pub shadow: Vec<Shadow>,
     /// Per router and link input: the upstream `(router, output)`.
     pub upstream: Vec<[LinkEnd; 4]>,
@@ -72,9 +80,6 @@ pub struct Fabric {
     pub sent: Vec<[u64; MAX_OUTPUTS]>,
     /// Router-steps executed (for the speed figures).
     pub router_steps: u64,
-    /// Shadow updates computed in phase 1, applied at the clock edge so every
-    /// router reads its neighbours' shadows as they were before the edge.
-    stash: Vec<(u32, ShadowSlot, u32)>,
     /// Scripted raw worms driving link inputs (`network::raw`); empty in
     /// every run without `traffic.raw`, so the kernel checks only that.
     pub drives: Vec<crate::network::raw::LinkDrive>,
@@ -113,7 +118,7 @@ impl Fabric {
             params,
             cfg,
             state: vec![RouterState::reset(); n],
-            next: vec![RouterState::reset(); n],
+            sampled: Vec::with_capacity(n),
             shadow: vec![Shadow::default(); n],
             upstream,
             downstream,
@@ -124,7 +129,6 @@ impl Fabric {
             last_move: vec![[0; MAX_INPUTS]; n],
             sent: vec![[0; MAX_OUTPUTS]; n],
             router_steps: 0,
-            stash: Vec::with_capacity(n),
             drives: Vec::new(),
         }
     }
@@ -146,14 +150,20 @@ impl Fabric {
     fn gather(&self, r: usize, local: &LocalPort) -> RouterInputs {
         let p = &self.params;
         let mut io = RouterInputs::default();
-        for i in 0..4 {
+        let own = &self.state[r].out;
+        for (i, own) in own.iter().enumerate().take(4) {
             if let Some((u, o)) = self.upstream[r][i] {
                 let out = &self.state[u as usize].out[o as usize];
                 io.flit[i] = out.flit;
                 io.valid[i] = out.valid;
             }
-            if let Some((v, j)) = self.downstream[r][i] {
-                io.ready[i] = self.state[v as usize].inp[j as usize].ready;
+            // A downstream `ready` matters only to a full output register
+            // (`router::step_in_place`: an empty one can load either way),
+            // so the neighbour's registers are read only then.
+            if own.valid {
+                if let Some((v, j)) = self.downstream[r][i] {
+                    io.ready[i] = self.state[v as usize].inp[j as usize].ready;
+                }
             }
         }
         for k in 0..p.injection {
@@ -184,116 +194,119 @@ impl Fabric {
             .find(|d| d.holding && d.router as usize == r && d.input as usize == k)
     }
 
-    /// Phase 1: computes the next state of every active router. `local(r)`
-    /// gives what router `r`'s NI drives. Returns nothing; call
-    /// [`Fabric::commit`] after the NIs have read the current registers.
-    pub fn evaluate(
-        &mut self,
-        local: &dyn Fn(u32) -> LocalPort,
-        on_activity: &mut dyn FnMut(u32, &Activity, &RouterState, &RouterState),
-    ) {
-        let n_in = self.params.inputs();
-        let n_out = self.params.outputs();
-        for idx in 0..self.active.len() {
-            let r = self.active[idx] as usize;
+    /// Phase 1: samples what every active router sees this cycle (its
+    /// neighbours' output registers and `ready`, its NI's drive, the raw
+    /// link drivers). `local(r)` gives what router `r`'s NI drives. Nothing
+    /// is written to the registers: between this and [`Fabric::commit`] the
+    /// NIs read the current registers, and may change what they drive next.
+    pub fn evaluate(&mut self, local: &dyn Fn(u32) -> LocalPort) {
+        let mut sampled = std::mem::take(&mut self.sampled);
+        sampled.clear();
+        for &r in &self.active {
+            let r = r as usize;
             let lp = local(r as u32);
             let io = self.gather(r, &lp);
-            let cur = &self.state[r];
-            let nx = &mut self.next[r];
-            let act = router::step(&self.cfg[r], &self.params, cur, &io, nx);
-            self.router_steps += 1;
-            // Shadow message numbers follow the flits; staged until the edge
-            // so every router reads its neighbours' shadows from before it.
-            for o in 0..n_out {
-                let src = act.loaded_from[o];
-                if src != NO_OWNER {
-                    let f = &cur.inp[src as usize].fifo;
-                    let mut m = self.shadow[r].fifo[src as usize][f.rd as usize];
-                    // The TAIL of a raw worm an input was discarding.
-                    if cur.inp[src as usize].state == router::InState::Discard
-                        && crate::network::raw::is_raw(m)
-                    {
-                        m |= crate::network::raw::TRUNC_MSG;
+            let mut in_msg = [NO_MSG; MAX_INPUTS];
+            for (k, m) in in_msg.iter_mut().enumerate().take(4) {
+                if !io.valid[k] {
+                    continue;
+                }
+                let drive = if self.drives.is_empty() {
+                    None
+                } else {
+                    self.drive_on(r, k)
+                };
+                *m = match drive {
+                    Some(d) => crate::network::raw::RAW_MSG | d.worm,
+                    None => {
+                        let (u, o) = self.upstream[r][k].expect("wired link");
+                        self.shadow[u as usize].out[o as usize]
                     }
-                    self.stash.push((r as u32, ShadowSlot::Out(o as u8), m));
-                }
+                };
             }
-            if act.pushed != 0 {
-                for k in 0..n_in {
-                    if act.pushed >> k & 1 == 1 {
-                        let f = &cur.inp[k].fifo;
-                        let slot = (f.rd as usize + f.count as usize) % MAX_DEPTH;
-                        let drive = if k < 4 && !self.drives.is_empty() {
-                            self.drive_on(r, k)
-                                .map(|d| crate::network::raw::RAW_MSG | d.worm)
-                        } else {
-                            None
-                        };
-                        let m = if let Some(m) = drive {
-                            m
-                        } else if k < 4 {
-                            let (u, o) = self.upstream[r][k].expect("wired link");
-                            self.shadow[u as usize].out[o as usize]
-                        } else {
-                            lp.inj_msg[k - 4]
-                        };
-                        self.stash
-                            .push((r as u32, ShadowSlot::Fifo(k as u8, slot as u8), m));
-                    }
-                }
-            }
-            on_activity(r as u32, &act, cur, &self.next[r]);
-            for k in 0..n_in {
-                if act.popped >> k & 1 == 1 || cur.inp[k].fifo.is_empty() {
-                    self.last_move[r][k] = self.cycle;
-                }
-            }
-            if act.sent != 0 {
-                for o in 0..n_out {
-                    self.sent[r][o] += (act.sent >> o & 1) as u64;
-                }
-            }
+            in_msg[4..4 + crate::config::MAX_LOCAL].copy_from_slice(&lp.inj_msg);
+            sampled.push(Sampled { io, in_msg });
         }
+        self.sampled = sampled;
     }
 
-    /// Phase 2: the clock edge.
-    pub fn commit(&mut self) {
-        for &(r, slot, m) in &self.stash {
-            let sh = &mut self.shadow[r as usize];
-            match slot {
-                ShadowSlot::Out(o) => sh.out[o as usize] = m,
-                ShadowSlot::Fifo(k, i) => sh.fifo[k as usize][i as usize] = m,
-            }
-        }
-        self.stash.clear();
+    /// Phase 2, the clock edge: every active router steps its registers in
+    /// place from the inputs [`Fabric::evaluate`] sampled, so no router sees
+    /// another's new registers and no state is copied. `on_activity` gets
+    /// what moved at each router where an input raised an error or a worm
+    /// ended truncated: the only steps the statistics need to see.
+    pub fn commit(&mut self, on_activity: &mut dyn FnMut(u32, &Activity)) {
         let active = std::mem::take(&mut self.active);
-        for &r in &active {
-            let r = r as usize;
-            self.state[r] = self.next[r];
-        }
-        for &r in &active {
-            let ru = r as usize;
-            let s = &self.state[ru];
-            if !s.quiescent(&self.params) {
-                let c = self.cycle + 1;
-                if self.mark[ru] != c {
-                    self.mark[ru] = c;
-                    self.next_active.push(r);
+        let sampled = std::mem::take(&mut self.sampled);
+        let c = self.cycle + 1;
+        for (&ru, sm) in active.iter().zip(&sampled) {
+            let r = ru as usize;
+            let act = router::step_in_place(&self.cfg[r], &self.params, &mut self.state[r], &sm.io);
+            self.router_steps += 1;
+            // Shadow message numbers follow the flits. Written in place: no
+            // other router reads this one's shadows after phase 1. Each input
+            // pops at most once a cycle, so a flit that left came from one
+            // slot before the new read index; a pushed flit sits in the last
+            // occupied slot, which is never the slot a flit left from (that
+            // would need a full FIFO, which is not ready).
+            let sh = &mut self.shadow[r];
+            let inp = &self.state[r].inp;
+            let mut loaded = act.loaded;
+            while loaded != 0 {
+                let o = loaded.trailing_zeros() as usize;
+                loaded &= loaded - 1;
+                let src = act.loaded_from[o] as usize;
+                let rd = (inp[src].fifo.rd as usize + MAX_DEPTH - 1) % MAX_DEPTH;
+                let mut m = sh.fifo[src][rd];
+                // The TAIL of a raw worm an input was discarding.
+                if act.discarded >> src & 1 == 1 && crate::network::raw::is_raw(m) {
+                    m |= crate::network::raw::TRUNC_MSG;
                 }
+                sh.out[o] = m;
             }
-            // A flit waiting in an output register wakes the receiver.
-            for d in 0..4 {
-                if s.out[d].valid {
-                    if let Some((v, _)) = self.downstream[ru][d] {
-                        let c = self.cycle + 1;
-                        if self.mark[v as usize] != c {
-                            self.mark[v as usize] = c;
-                            self.next_active.push(v);
-                        }
+            let mut pushed = act.pushed;
+            while pushed != 0 {
+                let k = pushed.trailing_zeros() as usize;
+                pushed &= pushed - 1;
+                let f = &inp[k].fifo;
+                let slot = (f.rd as usize + f.count as usize + MAX_DEPTH - 1) % MAX_DEPTH;
+                sh.fifo[k][slot] = sm.in_msg[k];
+            }
+            if act.errors != 0 || act.truncated != 0 {
+                on_activity(ru, &act);
+            }
+            let mut moved = act.popped | act.was_empty;
+            while moved != 0 {
+                let k = moved.trailing_zeros() as usize;
+                moved &= moved - 1;
+                self.last_move[r][k] = self.cycle;
+            }
+            let mut sent = act.sent;
+            while sent != 0 {
+                let o = sent.trailing_zeros() as usize;
+                sent &= sent - 1;
+                self.sent[r][o] += 1;
+            }
+            // Next cycle's active set, in the order the routers stepped: a
+            // router that still holds something, and the receiver of every
+            // flit waiting in an output register.
+            if (act.busy != 0 || act.out_valid != 0) && self.mark[r] != c {
+                self.mark[r] = c;
+                self.next_active.push(ru);
+            }
+            let mut full = act.out_valid & 0xF;
+            while full != 0 {
+                let d = full.trailing_zeros() as usize;
+                full &= full - 1;
+                if let Some((v, _)) = self.downstream[r][d] {
+                    if self.mark[v as usize] != c {
+                        self.mark[v as usize] = c;
+                        self.next_active.push(v);
                     }
                 }
             }
         }
+        self.sampled = sampled;
         self.active = active;
         self.active.clear();
         std::mem::swap(&mut self.active, &mut self.next_active);

@@ -2,9 +2,10 @@
 //! and statistics, advanced cycle by cycle (ARCHITECTURE §4).
 //!
 //! Per cycle: (1) new messages reach the NIs; (2) every active router
-//! computes its next state from the current registers; (3) NIs read the same
+//! samples its inputs from the current registers; (3) NIs read the same
 //! current registers (injection `ready`, consumption outputs) and update
-//! their own; (4) the clock edge commits the routers. All randomness comes
+//! their own; (4) the clock edge steps the routers in place from what they
+//! sampled. All randomness comes
 //! from per-node ChaCha streams derived from the seed, so results depend on
 //! nothing but the scenario.
 
@@ -624,31 +625,39 @@ impl Network {
         }
         let nis = &self.nis;
         let local = |r: u32| {
-            let mut lp = LocalPort::default();
-            for (k, s) in nis[r as usize].senders.iter().enumerate() {
-                lp.inj_flit[k] = s.out_flit;
-                lp.inj_valid[k] = s.out_valid;
-                lp.inj_msg[k] = s.out_msg;
+            let mut lp = LocalPort {
+                cons_ready: [true; crate::config::MAX_LOCAL],
+                ..LocalPort::default()
+            };
+            // An NI off the busy list has no flit on offer (`send` sets
+            // `out_valid` only on busy NIs and drops an NI from the list only
+            // when idle), so its senders need not be read.
+            let ni = &nis[r as usize];
+            if ni.busy {
+                for (k, s) in ni.senders.iter().enumerate() {
+                    lp.inj_flit[k] = s.out_flit;
+                    lp.inj_valid[k] = s.out_valid;
+                    lp.inj_msg[k] = s.out_msg;
+                }
             }
-            lp.cons_ready = [true; crate::config::MAX_LOCAL];
             lp
         };
-        let kinds = &mut self.error_kinds;
-        let truncated = &mut self.score.truncated;
-        self.fabric.evaluate(&local, &mut |_, act, cur, _| {
-            // Several inputs may fail in one cycle; the register keeps the
-            // last code, the statistics count each.
-            for &c in act.err_codes.iter().filter(|&&c| c != 0) {
-                *kinds.entry(c).or_insert(0) += 1;
-            }
-            *truncated += truncated_here(act, cur);
-        });
+        self.fabric.evaluate(&local);
         self.consume();
         self.send();
         if !self.fabric.drives.is_empty() {
             self.drive_links();
         }
-        self.fabric.commit();
+        let kinds = &mut self.error_kinds;
+        let truncated = &mut self.score.truncated;
+        self.fabric.commit(&mut |_, act| {
+            // Several inputs may fail in one cycle; the register keeps the
+            // last code, the statistics count each.
+            for &c in act.err_codes.iter().filter(|&&c| c != 0) {
+                *kinds.entry(c).or_insert(0) += 1;
+            }
+            *truncated += act.truncated.count_ones() as u64;
+        });
     }
 
     /// Checks the twin against the fabric's registers and clocks it with the
@@ -1074,27 +1083,4 @@ impl Network {
             && self.raw_next == self.raw_order.len()
             && self.fabric.drives.is_empty()
     }
-}
-
-/// Truncated worms that end at this router this cycle: a TAIL dropped at an
-/// input that was discarding a worm and holds no output, or a TAIL at an
-/// idle input (`body_at_idle`). Either way no NI will see the worm's end;
-/// TAILs that go on are counted by the NI that consumes them.
-fn truncated_here(act: &crate::router::Activity, cur: &crate::router::RouterState) -> u64 {
-    use crate::router::{InState, RouterError};
-    let mut n = 0;
-    let mut popped = act.popped;
-    while popped != 0 {
-        let i = popped.trailing_zeros() as usize;
-        popped &= popped - 1;
-        let r = &cur.inp[i];
-        let watch = r.state == InState::Discard || act.err_codes[i] != 0;
-        if watch && r.fifo.peek().map(flit::kind) == Some(Kind::Tail) {
-            let dropped_in_discard = r.state == InState::Discard && r.reserved == 0;
-            let lone =
-                r.state == InState::Idle && act.err_codes[i] == RouterError::BodyAtIdle.code();
-            n += (dropped_in_discard || lone) as u64;
-        }
-    }
-    n
 }

@@ -4,7 +4,9 @@
 //!
 //! RTL style: [`RouterState`] holds exactly the registers the RTL has, with
 //! the same names; [`step`] is the pure next-state function of (configuration,
-//! registers, inputs); the caller commits by swapping states. Outputs are
+//! registers, inputs) into a separate next state; [`step_in_place`] is the
+//! same function applied to the registers themselves, which the fabric
+//! kernel uses so it never copies a whole state. Outputs are
 //! registers only (`out[o].flit/valid`, `inp[i].ready`), so no combinational
 //! path runs from a router's inputs to its outputs and any fabric, wrap links
 //! included, is free of combinational loops.
@@ -153,6 +155,8 @@ pub struct Activity {
     pub pushed: u8,
     /// Per output: the input whose flit was loaded into it, or [`NO_OWNER`].
     pub loaded_from: [u8; MAX_OUTPUTS],
+    /// Outputs loaded this cycle (those where `loaded_from` names an input).
+    pub loaded: u8,
     /// Outputs whose flit left (downstream accepted).
     pub sent: u8,
     /// Inputs granted a reservation this cycle.
@@ -161,6 +165,21 @@ pub struct Activity {
     pub errors: u8,
     /// Per input: the error code raised this cycle (0 = none).
     pub err_codes: [u8; MAX_INPUTS],
+    /// Inputs whose FIFO was empty before the edge.
+    pub was_empty: u8,
+    /// Inputs that were in `Discard` before the edge and sent or dropped a
+    /// flit: a flit they forwarded ends a truncated worm.
+    pub discarded: u8,
+    /// Inputs where a worm ends unseen by any NI: a TAIL dropped at an input
+    /// in `Discard` that holds no output, or a lone TAIL at an idle input.
+    pub truncated: u8,
+    /// Inputs that hold a flit or a worm after the edge.
+    pub busy: u8,
+    /// Output registers that hold a flit after the edge. With `busy` this
+    /// tells the kernel whether the router is quiescent
+    /// ([`RouterState::quiescent`]) and whom to wake, without reading the
+    /// registers again.
+    pub out_valid: u8,
 }
 
 /// What an input wants this cycle, decided from its FIFO head.
@@ -197,6 +216,9 @@ enum Action {
 
 /// The next-state function. `next` receives the registers after the clock
 /// edge; the returned [`Activity`] describes what moved.
+///
+/// The reference form (tests, lockstep, vectors); the fabric kernel calls
+/// [`step_in_place`] directly so it never copies a whole router state.
 pub fn step(
     cfg: &RouterConfig,
     p: &RouterParams,
@@ -205,6 +227,27 @@ pub fn step(
     next: &mut RouterState,
 ) -> Activity {
     *next = *cur;
+    step_in_place(cfg, p, next, io)
+}
+
+/// [`step`] on the registers themselves: `s` holds the registers before the
+/// clock edge on entry and after it on return.
+///
+/// Why this is the same function: every register is read before the first
+/// write that could change it. The outputs' `valid` and `owner` bits are
+/// sampled (`can_load`, `owned`) before any output is written; input `i`'s
+/// decision reads only input `i`'s registers, which no other input's action
+/// writes; the priority is read before it is written; `ready` is read in the
+/// last loop just before it is rewritten. Writes happen in the same order as
+/// in the two-buffer form, so where two writes hit one register the same
+/// one wins. `step` (copy, then this) keeps the two-buffer contract for its
+/// callers, and `sim/tests` plus the lockstep tests check it against the RTL.
+pub fn step_in_place(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    s: &mut RouterState,
+    io: &RouterInputs,
+) -> Activity {
     let n_in = p.inputs();
     let n_out = p.outputs();
     let mut act = Activity {
@@ -214,16 +257,21 @@ pub fn step(
 
     // Output registers: a flit leaves when downstream is ready; an output can
     // take a new flit at this edge if it is empty or its flit leaves now.
+    // The owners are sampled in the same pass (`owned`): nothing below writes
+    // an owner before every input has decided.
     let mut can_load = 0u8;
-    for o in 0..n_out {
-        let r = &cur.out[o];
-        if r.valid && io.ready[o] {
+    let mut was_valid = 0u8;
+    let mut owned = 0u8;
+    for (o, out) in s.out[..n_out].iter_mut().enumerate() {
+        let valid = out.valid;
+        let ready = io.ready[o];
+        was_valid |= (valid as u8) << o;
+        owned |= ((out.owner != NO_OWNER) as u8) << o;
+        if valid && ready {
             act.sent |= 1 << o;
-            next.out[o].valid = false;
+            out.valid = false;
         }
-        if !r.valid || io.ready[o] {
-            can_load |= 1 << o;
-        }
+        can_load |= ((!valid || ready) as u8) << o;
     }
 
     // Decide every input's action from its current FIFO head.
@@ -231,16 +279,22 @@ pub fn step(
     let mut strips = 0u8;
     let mut diverts = 0u8;
     let mut classes = [0u8; MAX_INPUTS];
-    let owned = owned_mask(cur, n_out);
     for i in 0..n_in {
-        let r = &cur.inp[i];
-        let action = match r.fifo.peek() {
-            None => Action::None,
-            Some(f) => decide(cfg, p, i, r, f, owned),
+        let action = match s.inp[i].fifo.peek() {
+            None => {
+                act.was_empty |= 1 << i;
+                Action::None
+            }
+            Some(f) => {
+                if s.inp[i].state == InState::Discard {
+                    act.discarded |= 1 << i;
+                }
+                decide(cfg, p, i, &s.inp[i], f, owned)
+            }
         };
         match action {
             Action::None => {}
-            Action::Setup => next.inp[i].setup = r.setup + 1,
+            Action::Setup => s.inp[i].setup += 1,
             Action::Request {
                 mask,
                 strip,
@@ -262,39 +316,49 @@ pub fn step(
                 release,
             } => {
                 if outs & can_load == outs {
-                    for o in 0..n_out {
-                        if outs >> o & 1 == 1 {
-                            next.out[o].flit = flit;
-                            next.out[o].valid = true;
-                            act.loaded_from[o] = i as u8;
-                        }
+                    // `outs` lies within `can_load`, so within `n_out`.
+                    let mut m = outs;
+                    while m != 0 {
+                        let o = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        s.out[o].flit = flit;
+                        s.out[o].valid = true;
+                        act.loaded_from[o] = i as u8;
                     }
-                    next.inp[i].fifo.pop();
+                    act.loaded |= outs;
+                    let reserved = s.inp[i].reserved;
+                    s.inp[i].fifo.pop();
                     act.popped |= 1 << i;
                     if release {
-                        release_all(next, i, r.reserved, n_out);
+                        release_all(s, i, reserved, n_out);
                     }
                 }
             }
             Action::Drop { to_idle } => {
-                next.inp[i].fifo.pop();
+                s.inp[i].fifo.pop();
                 act.popped |= 1 << i;
                 if to_idle {
-                    next.inp[i].state = InState::Idle;
+                    // Only a TAIL at a discarding input that holds nothing.
+                    act.truncated |= 1 << i;
+                    s.inp[i].state = InState::Idle;
                 }
             }
             Action::Error { err, to_idle } => {
-                next.inp[i].fifo.pop();
+                s.inp[i].fifo.pop();
                 act.popped |= 1 << i;
                 act.errors |= 1 << i;
+                if to_idle {
+                    // Only a TAIL at an idle input (`BodyAtIdle`).
+                    act.truncated |= 1 << i;
+                }
                 act.err_codes[i] = err.code();
-                next.inp[i].state = if to_idle {
+                s.inp[i].state = if to_idle {
                     InState::Idle
                 } else {
                     InState::Discard
                 };
-                next.err_count = next.err_count.saturating_add(1);
-                next.err_code = err.code();
+                s.err_count = s.err_count.saturating_add(1);
+                s.err_code = err.code();
             }
         }
     }
@@ -302,50 +366,51 @@ pub fn step(
     // Atomic reservation among idle inputs with a request.
     // With no request the arbiter changes nothing (its priority is kept), so
     // it is skipped: the common case of a router only streaming bodies.
-    let arb = if requests[..n_in].iter().any(|&m| m != 0) {
+    if requests[..n_in].iter().any(|&m| m != 0) {
         let maskable = if p.routing.is_mesh() { 0 } else { 0xFF };
-        arbiter::arbitrate_masking(&requests[..n_in], owned, cur.prio, maskable)
-    } else {
-        arbiter::Grant {
-            granted: 0,
-            prio: cur.prio,
-        }
-    };
-    next.prio = arb.prio;
-    for i in 0..n_in {
-        if arb.granted != 0 && arb.granted >> i & 1 == 1 {
-            let mask = requests[i];
-            act.granted |= 1 << i;
-            next.inp[i].state = if diverts >> i & 1 == 1 {
-                InState::Diverted
-            } else {
-                InState::Active
-            };
-            next.inp[i].reserved = mask;
-            next.inp[i].class = classes[i];
-            for o in 0..n_out {
-                if mask >> o & 1 == 1 {
-                    next.out[o].owner = i as u8;
+        let arb = arbiter::arbitrate_masking(&requests[..n_in], owned, s.prio, maskable);
+        s.prio = arb.prio;
+        for i in 0..n_in {
+            if arb.granted >> i & 1 == 1 {
+                let mask = requests[i];
+                act.granted |= 1 << i;
+                s.inp[i].state = if diverts >> i & 1 == 1 {
+                    InState::Diverted
+                } else {
+                    InState::Active
+                };
+                s.inp[i].reserved = mask;
+                s.inp[i].class = classes[i];
+                for o in 0..n_out {
+                    if mask >> o & 1 == 1 {
+                        s.out[o].owner = i as u8;
+                    }
                 }
-            }
-            if strips >> i & 1 == 1 {
-                next.inp[i].fifo.pop();
-                act.popped |= 1 << i;
+                if strips >> i & 1 == 1 {
+                    s.inp[i].fifo.pop();
+                    act.popped |= 1 << i;
+                }
             }
         }
     }
 
     // Accept flits from upstream, then register ready for the next cycle.
-    for i in 0..n_in {
-        if act.popped >> i & 1 == 1 {
-            next.inp[i].setup = 0;
-        }
-        if io.valid[i] && cur.inp[i].ready {
-            next.inp[i].fifo.push(io.flit[i], p.depth);
+    let mut popped = act.popped;
+    while popped != 0 {
+        let i = popped.trailing_zeros() as usize;
+        popped &= popped - 1;
+        s.inp[i].setup = 0;
+    }
+    for (i, inp) in s.inp[..n_in].iter_mut().enumerate() {
+        // `ready` is still the value upstream saw: it is rewritten just below.
+        if io.valid[i] && inp.ready {
+            inp.fifo.push(io.flit[i], p.depth);
             act.pushed |= 1 << i;
         }
-        next.inp[i].ready = next.inp[i].fifo.len() < p.depth;
+        inp.ready = inp.fifo.len() < p.depth;
+        act.busy |= ((!inp.fifo.is_empty() || inp.state != InState::Idle) as u8) << i;
     }
+    act.out_valid = (was_valid & !act.sent) | act.loaded;
     act
 }
 
@@ -354,14 +419,14 @@ pub fn owned_mask(s: &RouterState, n_out: usize) -> u8 {
     (0..n_out).fold(0u8, |m, o| m | ((s.out[o].owner != NO_OWNER) as u8) << o)
 }
 
-fn release_all(next: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
+fn release_all(s: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
     for o in 0..n_out {
         if reserved >> o & 1 == 1 {
-            next.out[o].owner = NO_OWNER;
+            s.out[o].owner = NO_OWNER;
         }
     }
-    next.inp[i].reserved = 0;
-    next.inp[i].state = InState::Idle;
+    s.inp[i].reserved = 0;
+    s.inp[i].state = InState::Idle;
 }
 
 /// The per-input decision for head flit `f`.
