@@ -471,7 +471,7 @@ impl OnChip {
             lp.cons_ready = [true; MAX_LOCAL];
             lp
         };
-        self.fabric.evaluate(&local, &mut |_, _, _, _| {});
+        self.fabric.evaluate(&local);
         let outs = self.outputs();
         let outstanding = outs.received != outs.expected || self.gens.iter().any(|g| g.busy);
         let mut progress = false;
@@ -512,7 +512,7 @@ impl OnChip {
             self.wd = 0;
         }
         self.hb = self.hb.wrapping_add(1) & ((2 << HEARTBEAT_BIT) - 1);
-        self.fabric.commit();
+        self.fabric.commit(&mut |_, _| {});
     }
 }
 
