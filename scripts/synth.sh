@@ -178,7 +178,8 @@ cat >"$out/summary.json" <<JSON
     "cells": $(awk '/Number of cells:/ {n=$4} END {print n+0}' $s_f)
   },
   "fpga_top": {
-    "design": "$ftop, 16-bit flits, $(tr -d '\n' <"$out/fpga/manifest.json" | grep -Eo '"gen_rate_per_256": [0-9]+')",
+    "design": "$ftop, 16-bit flits",
+    "parameters": $(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["parameters"]))' "$out/fpga/manifest.json"),
     "SB_LUT4": $(cells $out/fpga_ice40.stat SB_LUT4),
     "SB_DFF_all": $(cells_re $out/fpga_ice40.stat '^SB_DFF'),
     "SB_CARRY": $(cells $out/fpga_ice40.stat SB_CARRY),
