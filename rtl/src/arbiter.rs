@@ -5,20 +5,35 @@
 //! masks every output it requests, free ones too, from lower-priority inputs
 //! — except with the mesh routing functions, which have no mask
 //! (`arbitrate_masking` with `maskable` = 0, docs/decisions.md Issue 6): a
-//! generation-time constant.
+//! generation-time constant. Next `prio` is the first blocked input, else one
+//! past the first granted input, else unchanged (so an arbiter without
+//! requests is a no-op, as natively).
 //!
-//! Same function as the native `router::arbiter::arbitrate`, built as a
-//! chain over rotated positions `k = 0..n` (input `(prio + k) mod n`): each
-//! position sees the outputs taken by the positions before it. Next `prio` is
-//! the first blocked input, else one past the first granted input, else
-//! unchanged (so an arbiter without requests is a no-op, as natively).
+//! Why this shape (issue 12 item 3, timing): the native
+//! `router::arbiter::arbitrate` walks the inputs from `prio` and ORs each
+//! grant's output mask into a running `taken` mask. Built literally, that is
+//! a rotation (adders and 5:1 request muxes) followed by five dependent
+//! 6-bit mask stages, the longest part of the router's critical path. Here
+//! the wide work is done once and in parallel: whether a request meets an
+//! owned output (`ow`), and whether two requests share an output (the
+//! pairwise conflict matrix `c`). What remains serial is one bit per
+//! position: input i at position k is granted iff it requests, meets no
+//! owned output, and conflicts with no earlier position that took its
+//! outputs. There is one such chain per value of `prio`, with the order
+//! fixed at generation time (no rotation logic), and `prio` only selects
+//! among the chains' results at the end.
 //!
-//! rust-hdl cannot index by a signal or accumulate into one `Local`, so the
-//! rotation is a compare against every input and the chain uses one `Local`
-//! per position (`taken[k]`, `blk[k]`, `gnd[k]`).
+//! rust-hdl's `#[hdl_gen]` cannot express generation-time index arithmetic
+//! (`(s + k) mod n`), so this block is written twice by hand from one
+//! description of the network ([`ArbiterNet`]): [`Logic::update`] evaluates
+//! it for simulation and [`Logic::hdl`] prints it as Verilog. Lockstep
+//! against the native `arbitrate_masking` checks the first; the Verilog
+//! vector tests, the gate-level check and this module's own iverilog test
+//! (rtl/tests/verilog.rs) check the second.
 
 use crate::hw::*;
 use rust_hdl::prelude::*;
+use std::fmt::Write;
 
 /// `n` default-constructed elements (signals, registers).
 pub fn vdef<T: Default>(n: usize) -> Vec<T> {
@@ -37,138 +52,241 @@ pub struct Arbiter {
     pub grant: Vec<Signal<Out, Bit>>,
     /// Next value of `prio`.
     pub prio_next: Signal<Out, Bits<PRIO_W>>,
-    prio4: Signal<Local, Bits<4>>,
-    pk: Vec<Signal<Local, Bits<4>>>,
-    /// Input at rotated position k.
-    idx: Vec<Signal<Local, Bits<4>>>,
-    /// Input after `idx[k]`, cyclically.
-    idx1: Vec<Signal<Local, Bits<4>>>,
-    inc: Vec<Signal<Local, Bits<4>>>,
-    /// Request at position k.
-    r: Vec<Signal<Local, Bits<MASK_W>>>,
-    g: Vec<Signal<Local, Bit>>,
-    bl: Vec<Signal<Local, Bit>>,
-    taken: Vec<Signal<Local, Bits<MASK_W>>>,
-    /// A blocked / granted position exists before k.
-    blk: Vec<Signal<Local, Bit>>,
-    gnd: Vec<Signal<Local, Bit>>,
-    blk_any: Signal<Local, Bit>,
-    gnd_any: Signal<Local, Bit>,
-    pb: Signal<Local, Bits<4>>,
-    pg: Signal<Local, Bits<4>>,
-    n_c: Constant<Bits<4>>,
-    kc: Vec<Constant<Bits<4>>>,
+    _net: ArbiterNet,
+}
+
+/// The generation-time shape of the arbiter: input count and the two
+/// behaviour switches. Both the simulation and the Verilog are derived from
+/// it, position by position.
+#[derive(Clone, Copy, Debug)]
+pub struct ArbiterNet {
+    pub n: usize,
+    /// The first blocked input masks the outputs it requests (tree and SPAM
+    /// routing); mesh routing has no mask.
+    pub masking: bool,
     /// Flip the "first blocked keeps the top" rule (a deliberately broken
     /// arbiter, only for the lockstep self-test).
-    broken: Constant<Bit>,
-    /// The first blocked input masks its free outputs (`false` for the
-    /// mesh routing functions, `arbitrate_masking` with `maskable` = 0).
-    masking: Constant<Bit>,
-    _n: usize,
+    pub broken: bool,
+}
+
+impl ArbiterNet {
+    /// The input at position `k` of the chain that starts at `s`.
+    fn at(&self, s: usize, k: usize) -> usize {
+        (s + k) % self.n
+    }
+
+    /// The chain for a `prio` register value (natively `prio % n`; values
+    /// at or above `n` never occur, but the case table is complete).
+    fn chain_of(&self, prio: usize) -> usize {
+        prio % self.n
+    }
+
+    /// Evaluates the network on concrete values: (granted bits, next prio).
+    pub fn eval(&self, req: &[u64], owned: u64, prio: u64) -> (u64, u64) {
+        let n = self.n;
+        let rq: Vec<bool> = req.iter().map(|&r| r != 0).collect();
+        let ow: Vec<bool> = req.iter().map(|&r| r & owned != 0).collect();
+        let c = |a: usize, b: usize| req[a] & req[b] != 0;
+        let s = self.chain_of(prio as usize);
+        let mut g = vec![false; n];
+        let mut b = vec![false; n];
+        let mut t = vec![false; n];
+        for k in 0..n {
+            let i = self.at(s, k);
+            let hit = (0..k).any(|j| t[j] && c(self.at(s, j), i));
+            g[k] = rq[i] && !ow[i] && !hit;
+            b[k] = rq[i] && !g[k];
+            let first_b = b[k] && !(0..k).any(|j| b[j]);
+            t[k] = g[k] || (first_b && self.masking);
+        }
+        let mut grant = 0u64;
+        let mut next = prio;
+        for k in (0..n).rev() {
+            if g[k] {
+                grant |= 1 << self.at(s, k);
+                next = ((self.at(s, k) + 1) % n) as u64;
+            }
+        }
+        if !self.broken {
+            for k in (0..n).rev() {
+                if b[k] {
+                    next = self.at(s, k) as u64;
+                }
+            }
+        }
+        (grant, next)
+    }
+
+    /// The same network as Verilog: one wire per conflict and per chain
+    /// position, then a `case` on `prio` selecting a chain's results.
+    pub fn verilog(&self) -> String {
+        let n = self.n;
+        let mut v = String::new();
+        let w = |v: &mut String, s: String| {
+            v.push_str(&s);
+            v.push('\n');
+        };
+        for i in 0..n {
+            w(&mut v, format!("wire a_rq{i} = |req${i};"));
+            w(&mut v, format!("wire a_ow{i} = |(req${i} & owned);"));
+            for j in 0..i {
+                w(&mut v, format!("wire a_c{j}_{i} = |(req${j} & req${i});"));
+            }
+        }
+        let c = |a: usize, b: usize| format!("a_c{}_{}", a.min(b), a.max(b));
+        for s in 0..n {
+            for k in 0..n {
+                let i = self.at(s, k);
+                let mut hit = String::new();
+                for j in 0..k {
+                    let _ = write!(hit, " | (a_t{s}_{j} & {})", c(self.at(s, j), i));
+                }
+                w(
+                    &mut v,
+                    format!("wire a_g{s}_{k} = a_rq{i} & ~a_ow{i} & ~(1'b0{hit});"),
+                );
+                w(&mut v, format!("wire a_b{s}_{k} = a_rq{i} & ~a_g{s}_{k};"));
+                let before: String = (0..k).map(|j| format!(" | a_b{s}_{j}")).collect();
+                let mask = if self.masking { "1'b1" } else { "1'b0" };
+                w(
+                    &mut v,
+                    format!(
+                        "wire a_t{s}_{k} = a_g{s}_{k} | (a_b{s}_{k} & ~(1'b0{before}) & {mask});"
+                    ),
+                );
+            }
+        }
+        w(&mut v, "always @(*) begin".into());
+        w(&mut v, "  prio_next = prio;".into());
+        for i in 0..n {
+            w(&mut v, format!("  grant${i} = 1'b0;"));
+        }
+        w(&mut v, "  case (prio)".into());
+        for p in 0..1usize << PRIO_W {
+            let s = self.chain_of(p);
+            w(&mut v, format!("    {PRIO_W}'d{p}: begin"));
+            for k in 0..n {
+                w(
+                    &mut v,
+                    format!("      grant${} = a_g{s}_{k};", self.at(s, k)),
+                );
+            }
+            for k in (0..n).rev() {
+                let nx = (self.at(s, k) + 1) % n;
+                w(
+                    &mut v,
+                    format!("      if (a_g{s}_{k}) prio_next = {PRIO_W}'d{nx};"),
+                );
+            }
+            if !self.broken {
+                for k in (0..n).rev() {
+                    let i = self.at(s, k);
+                    w(
+                        &mut v,
+                        format!("      if (a_b{s}_{k}) prio_next = {PRIO_W}'d{i};"),
+                    );
+                }
+            }
+            w(&mut v, "    end".into());
+        }
+        w(&mut v, "  endcase".into());
+        w(&mut v, "end".into());
+        v
+    }
 }
 
 impl Arbiter {
     /// `masking`: the first blocked input masks the outputs it requests
     /// (tree and SPAM routing); mesh routing has no mask.
     pub fn new(n: usize, broken: bool, masking: bool) -> Arbiter {
+        assert!((1..=1 << PRIO_W).contains(&n), "arbiter inputs {n}");
         Arbiter {
             req: vdef(n),
             owned: Default::default(),
             prio: Default::default(),
             grant: vdef(n),
             prio_next: Default::default(),
-            prio4: Default::default(),
-            pk: vdef(n),
-            idx: vdef(n),
-            idx1: vdef(n),
-            inc: vdef(n),
-            r: vdef(n),
-            g: vdef(n),
-            bl: vdef(n),
-            taken: vdef(n + 1),
-            blk: vdef(n + 1),
-            gnd: vdef(n + 1),
-            blk_any: Default::default(),
-            gnd_any: Default::default(),
-            pb: Default::default(),
-            pg: Default::default(),
-            n_c: Constant::new((n as u64).into()),
-            kc: (0..n).map(|k| Constant::new((k as u64).into())).collect(),
-            broken: Constant::new(broken),
-            masking: Constant::new(masking),
-            _n: n,
+            _net: ArbiterNet { n, masking, broken },
         }
     }
 }
 
 impl Logic for Arbiter {
-    #[hdl_gen]
     fn update(&mut self) {
-        self.prio4.next = bit_cast::<4, PRIO_W>(self.prio.val());
-        self.taken[0].next = self.owned.val();
-        self.blk[0].next = false;
-        self.gnd[0].next = false;
-        self.blk_any.next = false;
-        self.gnd_any.next = false;
-        self.pb.next = self.prio4.val();
-        self.pg.next = self.prio4.val();
-        for k in 0..self._n {
-            // Position k holds input (prio + k) mod n.
-            self.pk[k].next = self.prio4.val() + self.kc[k].val();
-            if self.pk[k].val() >= self.n_c.val() {
-                self.idx[k].next = self.pk[k].val() - self.n_c.val();
-            } else {
-                self.idx[k].next = self.pk[k].val();
-            }
-            self.inc[k].next = self.idx[k].val() + 1;
-            if self.inc[k].val() == self.n_c.val() {
-                self.idx1[k].next = 0.into();
-            } else {
-                self.idx1[k].next = self.inc[k].val();
-            }
-            self.r[k].next = 0.into();
-            for i in 0..self._n {
-                if self.idx[k].val().index() == i {
-                    self.r[k].next = self.req[i].val();
+        let req: Vec<u64> = self.req.iter().map(|r| r.val().to_u64()).collect();
+        let (grant, next) =
+            self._net
+                .eval(&req, self.owned.val().to_u64(), self.prio.val().to_u64());
+        for (i, g) in self.grant.iter_mut().enumerate() {
+            g.next = grant >> i & 1 != 0;
+        }
+        self.prio_next.next = next.into();
+    }
+
+    fn connect(&mut self) {
+        for g in self.grant.iter_mut() {
+            g.connect();
+        }
+        self.prio_next.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(self._net.verilog())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wormcast_sim::router::arbiter::arbitrate_masking;
+
+    /// The network against the native arbiter on every request pattern a
+    /// seeded generator produces (3 to 5 inputs, 6 outputs, both maskings,
+    /// every prio value), with a bias towards overlapping requests.
+    #[test]
+    fn network_equals_native_arbiter() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in 3..=5 {
+            for masking in [false, true] {
+                let net = ArbiterNet {
+                    n,
+                    masking,
+                    broken: false,
+                };
+                for _ in 0..20_000 {
+                    let req: Vec<u64> = (0..n)
+                        .map(|_| {
+                            let r = next();
+                            if r & 3 == 0 {
+                                0
+                            } else {
+                                (r >> 8) & 0x3F
+                            }
+                        })
+                        .collect();
+                    let owned = next() & next() & 0x3F;
+                    let prio = next() % n as u64;
+                    let r8: Vec<u8> = req.iter().map(|&r| r as u8).collect();
+                    let nat = arbitrate_masking(
+                        &r8,
+                        owned as u8,
+                        prio as u8,
+                        if masking { 0xFF } else { 0 },
+                    );
+                    let (g, p) = net.eval(&req, owned, prio);
+                    assert_eq!(
+                        (g, p),
+                        (nat.granted as u64, nat.prio as u64),
+                        "n {n} masking {masking} req {req:?} owned {owned:#x} prio {prio}"
+                    );
                 }
             }
-            self.g[k].next = self.r[k].val().any() & !(self.r[k].val() & self.taken[k].val()).any();
-            self.bl[k].next = self.r[k].val().any() & !self.g[k].val();
-            // Granted requests take their outputs; so does the first blocked one (the mask).
-            if self.g[k].val() | (self.bl[k].val() & !self.blk[k].val() & self.masking.val()) {
-                self.taken[k + 1].next = self.taken[k].val() | self.r[k].val();
-            } else {
-                self.taken[k + 1].next = self.taken[k].val();
-            }
-            if self.bl[k].val() {
-                self.blk_any.next = true;
-            }
-            if self.g[k].val() {
-                self.gnd_any.next = true;
-            }
-            if self.bl[k].val() & !self.blk[k].val() {
-                self.pb.next = self.idx[k].val();
-            }
-            if self.g[k].val() & !self.gnd[k].val() {
-                self.pg.next = self.idx1[k].val();
-            }
-            self.blk[k + 1].next = self.blk[k].val() | self.bl[k].val();
-            self.gnd[k + 1].next = self.gnd[k].val() | self.g[k].val();
-        }
-        for i in 0..self._n {
-            self.grant[i].next = false;
-            for k in 0..self._n {
-                if (self.idx[k].val().index() == i) & self.g[k].val() {
-                    self.grant[i].next = true;
-                }
-            }
-        }
-        if self.blk_any.val() & !self.broken.val() {
-            self.prio_next.next = bit_cast::<PRIO_W, 4>(self.pb.val());
-        } else if self.gnd_any.val() {
-            self.prio_next.next = bit_cast::<PRIO_W, 4>(self.pg.val());
-        } else {
-            self.prio_next.next = self.prio.val();
         }
     }
 }

@@ -16,11 +16,19 @@
 //! `mesh::trailing_head` (one reserved link: that link; several: the
 //! function's port if reserved; no `head_for_me_after_split`).
 //!
-//! Purely combinational: from the FIFO head and the input's registers it
-//! decides the input's action this cycle exactly as the native
-//! `router::decide`, `routing::first_head` and `routing::trailing_head` do,
-//! malformed checks in the same priority order, so both models raise the
-//! same `err_code` for the same flit. The router core applies the action.
+//! Purely combinational, in two halves. The pre-decode reads the flit
+//! entering the FIFO (`wflit`) and the node's constant tables: the routing
+//! function, the first-HEAD checks and outcome, the child-range compares.
+//! Its result (`side`, `SIDE_W` bits) is stored beside the flit (issue 12
+//! item 3: the table compares leave the path from the FIFO head through the
+//! arbiter, which had set the router's clock). The second half reads the
+//! head, its stored pre-decode and the input's registers, and decides the
+//! input's action this cycle exactly as the native `router::decide`,
+//! `routing::first_head` and `routing::trailing_head` do, malformed checks
+//! in the same priority order, so both models raise the same `err_code` for
+//! the same flit. What depends on registers stays in the second half: the
+//! setup delay and the consumption-channel choice (from the channels owned
+//! this cycle). The router core applies the action.
 //!
 //! Per-node tables (own post-order number, parent port, child `[lo, hi]`
 //! ranges per class, link classes, consumption pools, faulty outputs and,
@@ -72,10 +80,25 @@ pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
 // The consumption choice is a priority chain over four channels.
 const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 
+/// Width of a flit's pre-decode, stored beside it in the input FIFO
+/// ([`Decode::side`]). Layout, bit 0 up: first-HEAD error (1), its code
+/// (4), first-HEAD link request O1..O4 (4), consume (1), divert (1), strip
+/// (1), `below` per child port (4), class ok (1), node ok (1), own hit (1),
+/// mesh port (2), mesh here (1).
+pub const SIDE_W: usize = 22;
+
 #[derive(LogicBlock)]
 pub struct Decode<const W: usize> {
     /// FIFO head and whether the FIFO holds a flit.
     pub head: Signal<In, Bits<W>>,
+    /// The flit entering the FIFO this cycle, and its pre-decode, written
+    /// into the FIFO beside it (issue 12 item 3): the routing function of
+    /// a flit depends only on the flit and the node's constant tables, so
+    /// it is computed while the flit is written, off the path from the
+    /// FIFO head through the arbiter. `hside` is the head's pre-decode.
+    pub wflit: Signal<In, Bits<W>>,
+    pub side: Signal<Out, Bits<SIDE_W>>,
+    pub hside: Signal<In, Bits<SIDE_W>>,
     pub nonempty: Signal<In, Bit>,
     /// The input's registers `state`, `reserved`, `class`.
     pub state: Signal<In, Bits<STATE_W>>,
@@ -107,7 +130,32 @@ pub struct Decode<const W: usize> {
     pub err: Signal<Out, Bit>,
     pub code: Signal<Out, Bits<ERR_CODE_W>>,
 
-    // Header fields.
+    // Pre-decode of `wflit`: the first-HEAD outcome without the setup
+    // delay and the consumption-channel choice (both depend on registers).
+    p_err: Signal<Local, Bit>,
+    p_code: Signal<Local, Bits<ERR_CODE_W>>,
+    p_links: Signal<Local, Bits<O_W>>,
+    p_cons: Signal<Local, Bit>,
+    p_div: Signal<Local, Bit>,
+    p_strip: Signal<Local, Bit>,
+    side_v: Signal<Local, Bits<SIDE_W>>,
+    one4: Constant<Bits<O_W>>,
+    // The head's pre-decode, unpacked, and the head's own fields.
+    q_err: Signal<Local, Bit>,
+    q_code: Signal<Local, Bits<ERR_CODE_W>>,
+    q_links: Signal<Local, Bits<O_W>>,
+    q_cons: Signal<Local, Bit>,
+    q_div: Signal<Local, Bit>,
+    q_strip: Signal<Local, Bit>,
+    q_below: Vec<Signal<Local, Bit>>,
+    q_class_ok: Signal<Local, Bit>,
+    q_node_ok: Signal<Local, Bit>,
+    q_own_hit: Signal<Local, Bit>,
+    q_m_d: Signal<Local, Bits<2>>,
+    q_m_here: Signal<Local, Bit>,
+    h_hs: Signal<Local, Bit>,
+    h_cls: Signal<Local, Bits<CLASS_W>>,
+    // Header fields (of `wflit`; `kind` of the head).
     kind: Signal<Local, Bits<KIND_W>>,
     hc: Signal<Local, Bit>,
     ho: Signal<Local, Bits<O_W>>,
@@ -306,6 +354,31 @@ impl<const W: usize> Decode<W> {
         }
         Decode {
             head: Default::default(),
+            wflit: Default::default(),
+            side: Default::default(),
+            hside: Default::default(),
+            p_err: Default::default(),
+            p_code: Default::default(),
+            p_links: Default::default(),
+            p_cons: Default::default(),
+            p_div: Default::default(),
+            p_strip: Default::default(),
+            side_v: Default::default(),
+            one4: k::<O_W>(1),
+            q_err: Default::default(),
+            q_code: Default::default(),
+            q_links: Default::default(),
+            q_cons: Default::default(),
+            q_div: Default::default(),
+            q_strip: Default::default(),
+            q_below: vdef(4),
+            q_class_ok: Default::default(),
+            q_node_ok: Default::default(),
+            q_own_hit: Default::default(),
+            q_m_d: Default::default(),
+            q_m_here: Default::default(),
+            h_hs: Default::default(),
+            h_cls: Default::default(),
             nonempty: Default::default(),
             state: Default::default(),
             reserved: Default::default(),
@@ -450,24 +523,22 @@ impl<const W: usize> Decode<W> {
 impl<const W: usize> Logic for Decode<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        // Header fields (flit.rs layout).
-        self.kind.next = self.head.val().get_bits::<KIND_W>(0);
-        self.hc.next = self.head.val().get_bit(self.c_bit.val().index());
-        self.ho.next = self.head.val().get_bits::<O_W>(self.o_shift.val().index());
-        self.hs.next = self.head.val().get_bit(self.s_bit.val().index());
+        // Header fields (flit.rs layout) of the flit being written: the
+        // pre-decode below reads only these and the node's tables.
+        self.hc.next = self.wflit.val().get_bit(self.c_bit.val().index());
+        self.ho.next = self.wflit.val().get_bits::<O_W>(self.o_shift.val().index());
+        self.hs.next = self.wflit.val().get_bit(self.s_bit.val().index());
         self.hcls.next = self
-            .head
+            .wflit
             .val()
             .get_bits::<CLASS_W>(self.class_shift.val().index());
-        self.hnode.next = self.head.val() >> self.node_shift.val();
-        self.hclass.next = self.hcls.val();
+        self.hnode.next = self.wflit.val() >> self.node_shift.val();
 
         // The table of the header's class (a mux over classes).
         self.class_ok.next = false;
         self.t_own.next = 0.into();
         self.t_par_v.next = false;
         self.t_par_d.next = 0.into();
-        self.t_pool.next = 0.into();
         for d in 0..4 {
             self.t_ch_v[d].next = false;
             self.t_lo[d].next = 0.into();
@@ -479,7 +550,6 @@ impl<const W: usize> Logic for Decode<W> {
                 self.t_own.next = self.own[c].val();
                 self.t_par_v.next = self.par_v[c].val();
                 self.t_par_d.next = self.par_d[c].val();
-                self.t_pool.next = self.pool[c].val();
                 for d in 0..4 {
                     self.t_ch_v[d].next = self.ch_v[c * 4 + d].val();
                     self.t_lo[d].next = self.ch_lo[c * 4 + d].val();
@@ -668,6 +738,112 @@ impl<const W: usize> Logic for Decode<W> {
                 | (self.ho.val().get_bit(1) & !self.dv_out.val().get_bit(1) & !self.lok[1].val())
                 | (self.ho.val().get_bit(2) & !self.dv_out.val().get_bit(2) & !self.lok[2].val())
                 | (self.ho.val().get_bit(3) & !self.dv_out.val().get_bit(3) & !self.lok[3].val());
+        // The first-HEAD outcome (router::decide, then routing::first_head,
+        // checks in its order), but for the setup delay and the
+        // consumption channel, which the head decides from registers.
+        self.p_err.next = false;
+        self.p_code.next = 0.into();
+        self.p_links.next = 0.into();
+        self.p_cons.next = false;
+        self.p_div.next = false;
+        self.p_strip.next = false;
+        if !self.class_ok.val() | !self.arr_cls_ok.val() {
+            self.p_err.next = true;
+            self.p_code.next = self.e_bad_class.val();
+        } else if !self.node_ok.val() {
+            self.p_err.next = true;
+            self.p_code.next = self.e_node_range.val();
+        } else if self.dv_hit.val() {
+            // routing::diversion: HEAD kept; the class's channel, plus the
+            // healthy O ports at a split here.
+            if self.own_hit.val() {
+                if self.o_bad_h.val() {
+                    self.p_err.next = true;
+                    self.p_code.next = self.e_bad_link.val();
+                } else {
+                    self.p_links.next = self.ho.val() & !self.dv_out.val();
+                    self.p_cons.next = true;
+                    self.p_div.next = true;
+                }
+            } else {
+                self.p_cons.next = true;
+                self.p_div.next = true;
+            }
+        } else if self.own_hit.val() {
+            if !self.hc.val() & (self.ho.val() == 0) {
+                self.p_err.next = true;
+                self.p_code.next = self.e_no_output.val();
+            } else if self.o_bad.val() {
+                self.p_err.next = true;
+                self.p_code.next = self.e_bad_link.val();
+            } else {
+                self.p_strip.next = true;
+                self.p_cons.next = self.hc.val();
+                self.p_links.next = self.ho.val();
+            }
+        } else if !self.f_v.val() {
+            self.p_err.next = true;
+            self.p_code.next = self.f_err.val();
+        } else if self.f_up.val() {
+            self.p_err.next = true;
+            self.p_code.next = self.e_down_phase_up.val();
+        } else if self.arr_is_link.val() & (self.f_d.val() == self.arr_d.val()) {
+            self.p_err.next = true;
+            self.p_code.next = self.e_back_to_arrival.val();
+        } else if !self.f_lok.val() {
+            self.p_err.next = true;
+            self.p_code.next = self.e_bad_link.val();
+        } else {
+            self.p_links.next = self.one4.val() << self.f_d.val();
+        }
+        // Packed in the SIDE_W layout.
+        self.side_v.next = (bit_cast::<SIDE_W, ERR_CODE_W>(self.p_code.val()) << 1)
+            | (bit_cast::<SIDE_W, O_W>(self.p_links.val()) << 5)
+            | (bit_cast::<SIDE_W, 2>(self.m_d.val()) << 19);
+        self.side.next = self
+            .side_v
+            .val()
+            .replace_bit(0, self.p_err.val())
+            .replace_bit(9, self.p_cons.val())
+            .replace_bit(10, self.p_div.val())
+            .replace_bit(11, self.p_strip.val())
+            .replace_bit(12, self.below[0].val())
+            .replace_bit(13, self.below[1].val())
+            .replace_bit(14, self.below[2].val())
+            .replace_bit(15, self.below[3].val())
+            .replace_bit(16, self.class_ok.val())
+            .replace_bit(17, self.node_ok.val())
+            .replace_bit(18, self.own_hit.val())
+            .replace_bit(21, self.m_here.val());
+
+        // The head: its pre-decode, kind, S bit and class.
+        self.q_err.next = self.hside.val().get_bit(0);
+        self.q_code.next = self.hside.val().get_bits::<ERR_CODE_W>(1);
+        self.q_links.next = self.hside.val().get_bits::<O_W>(5);
+        self.q_cons.next = self.hside.val().get_bit(9);
+        self.q_div.next = self.hside.val().get_bit(10);
+        self.q_strip.next = self.hside.val().get_bit(11);
+        for d in 0..4 {
+            self.q_below[d].next = self.hside.val().get_bit(12 + d);
+        }
+        self.q_class_ok.next = self.hside.val().get_bit(16);
+        self.q_node_ok.next = self.hside.val().get_bit(17);
+        self.q_own_hit.next = self.hside.val().get_bit(18);
+        self.q_m_d.next = self.hside.val().get_bits::<2>(19);
+        self.q_m_here.next = self.hside.val().get_bit(21);
+        self.kind.next = self.head.val().get_bits::<KIND_W>(0);
+        self.h_hs.next = self.head.val().get_bit(self.s_bit.val().index());
+        self.h_cls.next = self
+            .head
+            .val()
+            .get_bits::<CLASS_W>(self.class_shift.val().index());
+        self.hclass.next = self.h_cls.val();
+        self.t_pool.next = 0.into();
+        for c in 0..self._classes {
+            if self.h_cls.val().index() == c {
+                self.t_pool.next = self.pool[c].val();
+            }
+        }
         // Consumption: the lowest free channel of the pool, else the lowest
         // of the pool (a priority chain over channels 0..3 = outputs 4..7).
         self.c_free.next = self.t_pool.val() & !self.owned.val();
@@ -704,8 +880,8 @@ impl<const W: usize> Logic for Decode<W> {
         self.m_dres.next = false;
         for _k in 0..self._n_mesh {
             for d in 0..4 {
-                if self.m_d.val().index() == d {
-                    self.m_dres.next = self.reserved.val().get_bit(d) & !self.m_here.val();
+                if self.q_m_d.val().index() == d {
+                    self.m_dres.next = self.reserved.val().get_bit(d) & !self.q_m_here.val();
                 }
             }
         }
@@ -727,61 +903,21 @@ impl<const W: usize> Logic for Decode<W> {
         if self.nonempty.val() {
             if self.state.val() == self.st_idle.val() {
                 if self.kind.val() == self.k_head.val() {
-                    // router::decide, then routing::first_head, checks in its order.
+                    // The pre-decode's outcome, after the setup delay.
                     if self.s_wait.val() {
                         self.setup_wait.next = true;
-                    } else if !self.class_ok.val() | !self.arr_cls_ok.val() {
+                    } else if self.q_err.val() {
                         self.err.next = true;
-                        self.code.next = self.e_bad_class.val();
-                    } else if !self.node_ok.val() {
-                        self.err.next = true;
-                        self.code.next = self.e_node_range.val();
-                    } else if self.dv_hit.val() {
-                        // routing::diversion: HEAD kept; the class's
-                        // channel, plus the healthy O ports at a split here.
-                        if self.own_hit.val() {
-                            if self.o_bad_h.val() {
-                                self.err.next = true;
-                                self.code.next = self.e_bad_link.val();
-                            } else {
-                                self.req.next = self.t_cons.val()
-                                    | bit_cast::<MASK_W, O_W>(self.ho.val() & !self.dv_out.val());
-                                self.divert.next = true;
-                            }
-                        } else {
-                            self.req.next = self.t_cons.val();
-                            self.divert.next = true;
-                        }
-                    } else if self.own_hit.val() {
-                        if !self.hc.val() & (self.ho.val() == 0) {
-                            self.err.next = true;
-                            self.code.next = self.e_no_output.val();
-                        } else if self.o_bad.val() {
-                            self.err.next = true;
-                            self.code.next = self.e_bad_link.val();
-                        } else {
-                            self.strip.next = true;
-                            if self.hc.val() {
-                                self.req.next =
-                                    self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.ho.val());
-                            } else {
-                                self.req.next = bit_cast::<MASK_W, O_W>(self.ho.val());
-                            }
-                        }
-                    } else if !self.f_v.val() {
-                        self.err.next = true;
-                        self.code.next = self.f_err.val();
-                    } else if self.f_up.val() {
-                        self.err.next = true;
-                        self.code.next = self.e_down_phase_up.val();
-                    } else if self.arr_is_link.val() & (self.f_d.val() == self.arr_d.val()) {
-                        self.err.next = true;
-                        self.code.next = self.e_back_to_arrival.val();
-                    } else if !self.f_lok.val() {
-                        self.err.next = true;
-                        self.code.next = self.e_bad_link.val();
+                        self.code.next = self.q_code.val();
                     } else {
-                        self.req.next = self.one.val() << self.f_d.val();
+                        self.strip.next = self.q_strip.val();
+                        self.divert.next = self.q_div.val();
+                        if self.q_cons.val() {
+                            self.req.next =
+                                self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
+                        } else {
+                            self.req.next = bit_cast::<MASK_W, O_W>(self.q_links.val());
+                        }
                     }
                 } else if self.kind.val() == self.k_body.val() {
                     self.err.next = true;
@@ -797,13 +933,13 @@ impl<const W: usize> Logic for Decode<W> {
             } else if self.state.val() == self.st_active.val() {
                 if self.kind.val() == self.k_head.val() {
                     // routing::trailing_head, checks in its order.
-                    if (self.hcls.val() != self.wclass.val()) | !self.class_ok.val() {
+                    if (self.h_cls.val() != self.wclass.val()) | !self.q_class_ok.val() {
                         self.err.next = true;
                         self.code.next = self.e_bad_class.val();
-                    } else if !self.node_ok.val() {
+                    } else if !self.q_node_ok.val() {
                         self.err.next = true;
                         self.code.next = self.e_node_range.val();
-                    } else if self.own_hit.val() & self.hs.val() & !self.mesh.val() {
+                    } else if self.q_own_hit.val() & self.h_hs.val() & !self.mesh.val() {
                         self.err.next = true;
                         self.code.next = self.e_for_me_after_split.val();
                     } else if self.mesh.val() & (self.links.val() == 0) {
@@ -822,21 +958,21 @@ impl<const W: usize> Logic for Decode<W> {
                                 self.send_outs.next = self.links.val();
                             } else if self.m_dres.val() {
                                 self.send.next = true;
-                                self.send_outs.next = self.one.val() << self.m_d.val();
+                                self.send_outs.next = self.one.val() << self.q_m_d.val();
                             } else {
                                 self.err.next = true;
                                 self.code.next = self.e_below_no_branch.val();
                             }
-                        } else if self.reserved.val().get_bit(0) & self.below[0].val() {
+                        } else if self.reserved.val().get_bit(0) & self.q_below[0].val() {
                             self.send.next = true;
                             self.send_outs.next = self.one.val();
-                        } else if self.reserved.val().get_bit(1) & self.below[1].val() {
+                        } else if self.reserved.val().get_bit(1) & self.q_below[1].val() {
                             self.send.next = true;
                             self.send_outs.next = self.one.val() << 1;
-                        } else if self.reserved.val().get_bit(2) & self.below[2].val() {
+                        } else if self.reserved.val().get_bit(2) & self.q_below[2].val() {
                             self.send.next = true;
                             self.send_outs.next = self.one.val() << 2;
-                        } else if self.reserved.val().get_bit(3) & self.below[3].val() {
+                        } else if self.reserved.val().get_bit(3) & self.q_below[3].val() {
                             self.send.next = true;
                             self.send_outs.next = self.one.val() << 3;
                         } else {
@@ -873,13 +1009,13 @@ impl<const W: usize> Logic for Decode<W> {
                     if self.multi.val() {
                         self.send_flit.next = self.head.val() | self.s_mask.val();
                     }
-                    if self.reserved.val().get_bit(0) & self.below[0].val() {
+                    if self.reserved.val().get_bit(0) & self.q_below[0].val() {
                         self.send_outs.next = self.one.val();
-                    } else if self.reserved.val().get_bit(1) & self.below[1].val() {
+                    } else if self.reserved.val().get_bit(1) & self.q_below[1].val() {
                         self.send_outs.next = self.one.val() << 1;
-                    } else if self.reserved.val().get_bit(2) & self.below[2].val() {
+                    } else if self.reserved.val().get_bit(2) & self.q_below[2].val() {
                         self.send_outs.next = self.one.val() << 2;
-                    } else if self.reserved.val().get_bit(3) & self.below[3].val() {
+                    } else if self.reserved.val().get_bit(3) & self.q_below[3].val() {
                         self.send_outs.next = self.one.val() << 3;
                     } else {
                         self.send_flit.next = self.head.val();

@@ -11,7 +11,7 @@
 //! (`dec.req[i]`).
 
 use crate::arbiter::vdef;
-use crate::decode::{Decode, CONS_W};
+use crate::decode::{Decode, CONS_W, SIDE_W};
 use crate::hw::*;
 use crate::tables::TableShape;
 use rust_hdl::prelude::*;
@@ -22,6 +22,11 @@ pub struct Decoders<const W: usize> {
     /// Per input, from the router core: FIFO head, FIFO non-empty, the
     /// input's `state`, `reserved`, `class` and setup counter.
     pub head: Vec<Signal<In, Bits<W>>>,
+    /// Per input: the flit entering the FIFO, its pre-decode (to the FIFO)
+    /// and the head's pre-decode (from the FIFO), see `Decode::side`.
+    pub wflit: Vec<Signal<In, Bits<W>>>,
+    pub side: Vec<Signal<Out, Bits<SIDE_W>>>,
+    pub hside: Vec<Signal<In, Bits<SIDE_W>>>,
     pub nonempty: Vec<Signal<In, Bit>>,
     pub state: Vec<Signal<In, Bits<STATE_W>>>,
     pub reserved: Vec<Signal<In, Bits<MASK_W>>>,
@@ -72,6 +77,9 @@ impl<const W: usize> Decoders<W> {
         let (n, c, s) = (sh.inputs, sh.classes, sh.spam_n);
         Decoders {
             head: vdef(n),
+            wflit: vdef(n),
+            side: vdef(n),
+            hside: vdef(n),
             nonempty: vdef(n),
             state: vdef(n),
             reserved: vdef(n),
@@ -124,11 +132,14 @@ impl<const W: usize> Decoders<W> {
         } = self._sh;
         let mut w = Vec::new();
         for i in 0..n {
-            for p in ["head", "nonempty", "state", "reserved", "wclass", "setup"] {
+            for p in [
+                "head", "wflit", "hside", "nonempty", "state", "reserved", "wclass", "setup",
+            ] {
                 w.push((format!("d${i}${p}"), format!("{p}${i}")));
             }
             w.push((format!("d${i}$owned"), "owned".to_string()));
             for p in [
+                "side",
                 "setup_wait",
                 "req",
                 "strip",
@@ -192,6 +203,9 @@ impl<const W: usize> Logic for Decoders<W> {
         for i in 0..n {
             let d = &mut self.d[i];
             d.head.next = self.head[i].val();
+            d.wflit.next = self.wflit[i].val();
+            d.hside.next = self.hside[i].val();
+            self.side[i].next = d.side.val();
             d.nonempty.next = self.nonempty[i].val();
             d.state.next = self.state[i].val();
             d.reserved.next = self.reserved[i].val();
@@ -248,6 +262,8 @@ impl<const W: usize> Logic for Decoders<W> {
     fn connect(&mut self) {
         for d in self.d.iter_mut() {
             d.head.connect();
+            d.wflit.connect();
+            d.hside.connect();
             d.nonempty.connect();
             d.state.connect();
             d.reserved.connect();
@@ -307,6 +323,9 @@ impl<const W: usize> Logic for Decoders<W> {
             s.connect();
         }
         for s in self.req.iter_mut().chain(self.send_outs.iter_mut()) {
+            s.connect();
+        }
+        for s in self.side.iter_mut() {
             s.connect();
         }
         for s in self.hclass.iter_mut() {

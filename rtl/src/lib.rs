@@ -21,6 +21,7 @@ pub mod fpga_top;
 pub mod generate;
 pub mod hw;
 pub mod names;
+pub mod popcount;
 pub mod router;
 pub mod tables;
 pub mod verilated;

@@ -20,6 +20,7 @@ use crate::decode::{CONS_W, SETUP_W};
 use crate::decoders::Decoders;
 use crate::fifo::InputFifo;
 use crate::hw::*;
+use crate::popcount::{Popcount, COUNT_W};
 use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams};
@@ -80,6 +81,8 @@ pub struct Router<const W: usize> {
     pub fifo: Vec<InputFifo<W>>,
     pub dec: Decoders<W>,
     pub arb: Arbiter,
+    /// Inputs in error this cycle.
+    pub nerr: Popcount,
     pub in_state: Vec<DFF<Bits<STATE_W>>>,
     pub in_reserved: Vec<DFF<Bits<MASK_W>>>,
     pub in_class: Vec<DFF<Bits<CLASS_W>>>,
@@ -103,8 +106,6 @@ pub struct Router<const W: usize> {
     popi: Vec<Signal<Local, Bit>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
     setup_one: Constant<Bits<SETUP_W>>,
-    nerr: Vec<Signal<Local, Bits<ERR_CODE_W>>>,
-    nerr_all: Signal<Local, Bits<ERR_CODE_W>>,
     err_sum: Signal<Local, Bits<17>>,
     obit: Vec<Constant<Bits<MASK_W>>>,
     in_id: Vec<Constant<Bits<OWNER_W>>>,
@@ -211,8 +212,7 @@ impl<const W: usize> Router<W> {
             popi: vdef(n_in),
             setup_inc: vdef(n_in),
             setup_one: Constant::new(1u64.into()),
-            nerr: vdef(n_in + 1),
-            nerr_all: Default::default(),
+            nerr: Popcount::new(n_in),
             err_sum: Default::default(),
             obit: (0..n_out)
                 .map(|o| Constant::new((1u64 << o).into()))
@@ -351,7 +351,6 @@ impl<const W: usize> Logic for Router<W> {
         self.arb.prio.next = self.prio.q.val();
         self.prio.d.next = self.arb.prio_next.val();
 
-        self.nerr[0].next = 0.into();
         for i in 0..self._n_in {
             self.in_state[i].clock.next = self.clock.val();
             self.in_state[i].d.next = self.in_state[i].q.val();
@@ -369,6 +368,9 @@ impl<const W: usize> Logic for Router<W> {
             self.i_ready[i].next = self.fifo[i].ready.val();
 
             self.dec.head[i].next = self.fifo[i].head.val();
+            self.dec.wflit[i].next = self.i_flit[i].val();
+            self.dec.hside[i].next = self.fifo[i].head_side.val();
+            self.fifo[i].in_side.next = self.dec.side[i].val();
             self.dec.nonempty[i].next = self.fifo[i].count.val().any();
             self.dec.state[i].next = self.in_state[i].q.val();
             self.dec.reserved[i].next = self.in_reserved[i].q.val();
@@ -414,11 +416,9 @@ impl<const W: usize> Logic for Router<W> {
             if self.dec.drop[i].val() | self.dec.err[i].val() {
                 self.in_state[i].d.next = self.dec.drop_state[i].val();
             }
+            self.nerr.bit[i].next = self.dec.err[i].val();
             if self.dec.err[i].val() {
                 self.err_code.d.next = self.dec.code[i].val();
-                self.nerr[i + 1].next = self.nerr[i].val() + 1;
-            } else {
-                self.nerr[i + 1].next = self.nerr[i].val();
             }
             // Atomic reservation: the grant takes every requested output.
             if self.arb.grant[i].val() {
@@ -436,13 +436,9 @@ impl<const W: usize> Logic for Router<W> {
                 }
             }
         }
-        self.nerr_all.next = 0.into();
-        for i in 0..self._n_in {
-            self.nerr_all.next = self.nerr[i + 1].val();
-        }
         // err_count saturates (one step per malformed input, as natively).
         self.err_sum.next = bit_cast::<17, ERR_COUNT_W>(self.err_count.q.val())
-            + bit_cast::<17, ERR_CODE_W>(self.nerr_all.val());
+            + bit_cast::<17, COUNT_W>(self.nerr.count.val());
         if self.err_sum.val() > self.err_max.val() {
             self.err_count.d.next = bit_cast::<ERR_COUNT_W, 17>(self.err_max.val());
         } else {
