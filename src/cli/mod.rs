@@ -7,6 +7,7 @@ pub mod output;
 pub mod bench;
 pub mod crosscheck;
 pub mod ftree;
+pub mod heatmap;
 pub mod interrupt;
 pub mod mtree;
 pub mod plot;

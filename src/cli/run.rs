@@ -47,6 +47,11 @@ pub struct RunArgs {
     /// (`$WORMCAST_CACHE_DIR`, default ~/.cache/wormcast).
     #[arg(long, value_enum, default_value_t = Engine::Native)]
     pub engine: Engine,
+    /// Draw a link heat map of the run as SVG: every link direction
+    /// coloured by its utilisation, one panel per channel class, nodes by
+    /// accepted throughput per source (docs/sight.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub heatmap: Option<PathBuf>,
     /// Print the effective scenario (file, overrides and defaults) as TOML
     /// and exit without simulating.
     #[arg(long)]
@@ -126,6 +131,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let messages = a.messages.as_deref().map(|p| Dest::new("CSV", p));
     let vcd = a.vcd.as_deref().map(|p| Dest::new("VCD", p));
+    let heatmap = a.heatmap.as_deref().map(|p| Dest::new("heat map", p));
     let vcd_opts = match &vcd {
         Some(_) => Some((
             waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
@@ -134,7 +140,12 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         )),
         None => None,
     };
-    output::prepare(&[json.as_ref(), messages.as_ref(), vcd.as_ref()])?;
+    output::prepare(&[
+        json.as_ref(),
+        messages.as_ref(),
+        vcd.as_ref(),
+        heatmap.as_ref(),
+    ])?;
     if a.engine == Engine::Verilator {
         let cache = wormcast_rtl::verilated::default_cache_dir();
         let info = wormcast_rtl::verilated::attach(&mut net, &cache)
@@ -178,6 +189,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             wormcast_sim::network::records::write_csv(&net, w).map_err(|e| d.stream_error(e))
         });
         if let Err(e) = r {
+            errors.push(e);
+        }
+    }
+    if let Some(d) = &heatmap {
+        if let Err(e) = crate::cli::heatmap::write(d, &net, &report.construction) {
             errors.push(e);
         }
     }
