@@ -11,6 +11,7 @@ pub mod heatmap;
 pub mod interrupt;
 pub mod mtree;
 pub mod plot;
+pub mod replay;
 pub mod route;
 pub mod run;
 pub mod sweep;
