@@ -100,3 +100,133 @@ fn sweep_draws_one_heatmap_per_point() {
         "{err}"
     );
 }
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn bad_replay_options_are_refused_before_the_run() {
+    let page = tmp("never.html");
+    for (window, why) in [
+        ("abc", "no `..`"),
+        ("30..10", "A must be below B"),
+        ("x..10", "A is not a cycle number"),
+        ("9000..9100", "the run has 300 cycles"),
+    ] {
+        let o = wormcast(&[
+            "run",
+            "-q",
+            "--scenario",
+            &example("multicast-split.toml"),
+            "--replay",
+            page.to_str().unwrap(),
+            "--replay-window",
+            window,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{window}: {err}");
+        assert!(
+            err.contains(&format!("--replay-window = `{window}`")),
+            "{err}"
+        );
+        assert!(
+            err.contains(why) && err.contains("allowed: `A..B`"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!page.exists(), "{window}: no file before the run");
+    }
+    let o = wormcast(&["run", "-q", "--replay", "/nonexistent-dir/r.html"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("replay /nonexistent-dir/r.html"), "{err}");
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--replay",
+        page.to_str().unwrap(),
+        "--replay-max-mb",
+        "0",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--replay-max-mb") && err.contains('0'),
+        "{err}"
+    );
+}
+
+/// The run drains at about cycle 60 of its planned 300: a window after
+/// that is an error naming the flag, but the JSON is still written.
+#[test]
+fn replay_window_after_an_early_end_still_writes_the_other_outputs() {
+    let page = tmp("late.html");
+    let json = tmp("late.json");
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--scenario",
+        &example("multicast-split.toml"),
+        "--replay",
+        page.to_str().unwrap(),
+        "--replay-window",
+        "200..250",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--replay-window = `200..250`: the run stopped at cycle"),
+        "{err}"
+    );
+    assert!(err.contains("(drained)"), "{err}");
+    let report = std::fs::read_to_string(&json).unwrap();
+    assert!(report.contains("\"stop_reason\": \"drained\""), "{report}");
+}
+
+/// Past the size limit: the page keeps the cycles before it and says so,
+/// the command fails naming the flag, the JSON is written.
+#[test]
+fn replay_size_limit_truncates_with_an_error() {
+    let page = tmp("big.html");
+    let json = tmp("big.json");
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--set",
+        "traffic.rate=0.01",
+        "--set",
+        "run.warmup=0",
+        "--set",
+        "run.cycles=4000",
+        "--set",
+        "run.drain_cycles=0",
+        "--replay",
+        page.to_str().unwrap(),
+        "--replay-window",
+        "0..",
+        "--replay-max-mb",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the trace reached --replay-max-mb = 1 at cycle"),
+        "{err}"
+    );
+    assert!(err.contains("allowed: raise --replay-max-mb"), "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.len() > 900_000 && html.len() < 1_100_000,
+        "{}",
+        html.len()
+    );
+    assert!(html.contains("\"truncated_at\":") && !html.contains("\"truncated_at\":null"));
+    assert!(std::fs::read_to_string(&json)
+        .unwrap()
+        .contains("\"cycles\": 4000"));
+}
