@@ -55,7 +55,9 @@ fn sweep_draws_one_heatmap_per_point() {
         "sweep",
         "-q",
         "--loads",
-        "0.002,0.004",
+        // A range: its third load is 0.0006000000000000001 in floating
+        // point, named 0.0006.
+        "0.0002..0.0006/0.0002",
         "--schemes",
         "dstm1,spam",
         "--set",
@@ -74,13 +76,15 @@ fn sweep_draws_one_heatmap_per_point() {
     assert_eq!(
         names,
         [
-            "dstm1-load-0.002.svg",
-            "dstm1-load-0.004.svg",
-            "spam-load-0.002.svg",
-            "spam-load-0.004.svg"
+            "dstm1-load-0.0002.svg",
+            "dstm1-load-0.0004.svg",
+            "dstm1-load-0.0006.svg",
+            "spam-load-0.0002.svg",
+            "spam-load-0.0004.svg",
+            "spam-load-0.0006.svg"
         ]
     );
-    let spam = std::fs::read_to_string(dir.join("spam-load-0.004.svg")).unwrap();
+    let spam = std::fs::read_to_string(dir.join("spam-load-0.0006.svg")).unwrap();
     assert!(spam.contains("spam(bfs)") && spam.contains("</svg>"));
     // A file where the directory should be: refused before any point runs.
     let file = tmp("not-a-dir");

@@ -290,6 +290,27 @@ fn replay_page_draws_the_kernel_trace_in_chromium() {
         let (x, y) = net.fabric.topo.coord(d);
         assert!(info.contains(&format!("({x},{y})")), "{info}");
     }
+    // The clicked worm stays bright, every other flit dims, also after a step.
+    let bright =
+        "[...document.querySelectorAll('#live [data-msg]:not(.dim)')].map(e => +e.dataset.msg)";
+    for _ in 0..2 {
+        let v = eval(&tab, &format!("JSON.stringify({bright})"));
+        let ms: Vec<i64> = serde_json::from_str(v.as_str().unwrap()).unwrap();
+        assert!(
+            !ms.is_empty() && ms.iter().all(|&x| x == m as i64),
+            "{ms:?}"
+        );
+        tab.find_element("#fwd").unwrap().click().unwrap();
+    }
+    // A click on the background (no flit) clears the selection.
+    eval(
+        &tab,
+        "document.getElementById('fabric').dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+    );
+    assert_eq!(
+        eval(&tab, "document.querySelectorAll('#live .dim').length"),
+        0
+    );
 
     // A busy 8×8 torus past saturation (the default scenario at 0.01):
     // many worms, splits and blocked heads, every cycle checked again; its

@@ -210,6 +210,9 @@ pub fn write_point(
     net: &Network,
     report: &wormcast_sim::network::stats::Report,
 ) -> Result<(), String> {
+    // A load from `A..B/STEP` carries float noise (0.0006000000000000001):
+    // twelve decimals name it.
+    let load = (load * 1e12).round() / 1e12;
     let name = format!("{}-load-{load}.svg", scheme.replace([':', '/'], "_"));
     write(
         &Dest::new("heat map", &dir.join(name)),
