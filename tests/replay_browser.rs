@@ -213,7 +213,10 @@ fn replay_page_draws_the_kernel_trace_in_chromium() {
     let browser = Browser::new(
         LaunchOptions::default_builder()
             .path(Some(chromium()))
+            // CI runs as root in a container: no sandbox, and a small
+            // /dev/shm must not crash the renderer.
             .sandbox(false)
+            .args(vec![std::ffi::OsStr::new("--disable-dev-shm-usage")])
             .window_size(Some((960, 1100)))
             .build()
             .unwrap(),
