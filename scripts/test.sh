@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the suite uses, as "command:package": the Verilog vector
 # tests run iverilog and Verilator, the lint runs Verilator, the synthesis
-# smoke check yosys; nextpnr-ice40 and icestorm serve scripts/synth.sh.
+# smoke check yosys; nextpnr-ice40 and icestorm serve scripts/synth.sh;
+# chromium runs the HTML replay test (tests/replay_browser.rs, fails without it).
 NEEDED_TOOLS=(verilator:verilator iverilog:iverilog yosys:yosys nextpnr-ice40:nextpnr-ice40
-  icepack:fpga-icestorm ${WORMCAST_EXTRA_TOOLS:-})
+  icepack:fpga-icestorm chromium:chromium ${WORMCAST_EXTRA_TOOLS:-})
 
 ensure_tools() {
   local missing=()

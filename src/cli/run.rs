@@ -2,6 +2,7 @@
 
 use crate::cli::interrupt::{self, requested as interrupted};
 use crate::cli::output::{self, Dest};
+use crate::cli::replay::{self, Recorder};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +48,25 @@ pub struct RunArgs {
     /// (`$WORMCAST_CACHE_DIR`, default ~/.cache/wormcast).
     #[arg(long, value_enum, default_value_t = Engine::Native)]
     pub engine: Engine,
+    /// Draw a link heat map of the run as SVG: every link direction
+    /// coloured by its utilisation, one panel per channel class, nodes by
+    /// accepted throughput per source (docs/sight.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub heatmap: Option<PathBuf>,
+    /// Write an HTML replay of a window of the run: one self-contained page,
+    /// worms moving cycle by cycle (docs/sight.md).
+    #[arg(long, value_name = "OUT.html")]
+    pub replay: Option<PathBuf>,
+    /// Cycles to replay: `A..B` (A to B-1) or `A..` (to the end; default:
+    /// 500 cycles from the end of the warm-up).
+    #[arg(long, value_name = "A..B", requires = "replay")]
+    pub replay_window: Option<String>,
+    /// Size limit of the replay's trace in MB; recording stops there and
+    /// the run reports an error (the page keeps the cycles before it).
+    #[arg(long, value_name = "MB", requires = "replay",
+          default_value_t = crate::cli::replay::DEFAULT_MAX_MB,
+          value_parser = clap::value_parser!(u64).range(1..=2000))]
+    pub replay_max_mb: u64,
     /// Print the effective scenario (file, overrides and defaults) as TOML
     /// and exit without simulating.
     #[arg(long)]
@@ -126,6 +146,19 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let messages = a.messages.as_deref().map(|p| Dest::new("CSV", p));
     let vcd = a.vcd.as_deref().map(|p| Dest::new("VCD", p));
+    let heatmap = a.heatmap.as_deref().map(|p| Dest::new("heat map", p));
+    let replay = a.replay.as_deref().map(|p| Dest::new("replay", p));
+    let mut rec = match &replay {
+        Some(_) => Some(Recorder::new(
+            replay::parse_window(
+                a.replay_window.as_deref(),
+                sc.run.warmup,
+                sc.run.total_cycles().unwrap_or(u64::MAX - 1),
+            )?,
+            a.replay_max_mb * 1_000_000,
+        )),
+        None => None,
+    };
     let vcd_opts = match &vcd {
         Some(_) => Some((
             waves::parse_routers(&net.fabric.topo, a.vcd_routers.as_deref())
@@ -134,7 +167,13 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         )),
         None => None,
     };
-    output::prepare(&[json.as_ref(), messages.as_ref(), vcd.as_ref()])?;
+    output::prepare(&[
+        json.as_ref(),
+        messages.as_ref(),
+        vcd.as_ref(),
+        heatmap.as_ref(),
+        replay.as_ref(),
+    ])?;
     if a.engine == Engine::Verilator {
         let cache = wormcast_rtl::verilated::default_cache_dir();
         let info = wormcast_rtl::verilated::attach(&mut net, &cache)
@@ -156,13 +195,21 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     interrupt::install();
     let progress = Progress::new(&sc, a.quiet);
     let mut errors = Vec::new();
+    if let Some(r) = rec.as_mut() {
+        r.sample(&net);
+    }
     let report = match (&vcd, vcd_opts) {
         (Some(d), Some((routers, window))) => {
-            let (r, e) = run_with_vcd(&mut net, d, &routers, window, &progress)?;
+            let (r, e) = run_with_vcd(&mut net, d, &routers, window, &progress, &mut rec)?;
             errors.extend(e);
             r
         }
-        _ => net.run(&mut |n| progress.tick(n) && !interrupted()),
+        _ => net.run(&mut |n| {
+            if let Some(r) = rec.as_mut() {
+                r.sample(n);
+            }
+            progress.tick(n) && !interrupted()
+        }),
     };
     progress.done();
     // Files first, then the summary: a closed stdout pipe ends the program
@@ -178,6 +225,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             wormcast_sim::network::records::write_csv(&net, w).map_err(|e| d.stream_error(e))
         });
         if let Err(e) = r {
+            errors.push(e);
+        }
+    }
+    if let Some(d) = &heatmap {
+        if let Err(e) = crate::cli::heatmap::write(d, &net, &report.construction) {
+            errors.push(e);
+        }
+    }
+    if let (Some(d), Some(r)) = (&replay, &rec) {
+        if let Err(e) = write_replay(d, r, &net, &report, a.replay_window.as_deref()) {
             errors.push(e);
         }
     }
@@ -228,6 +285,7 @@ fn run_with_vcd(
     routers: &[wormcast_sim::topology::NodeId],
     window: waves::Window,
     progress: &Progress,
+    rec: &mut Option<Recorder>,
 ) -> Result<(Report, Option<String>), String> {
     let io_err = |e: std::io::Error| dest.stream_error(e);
     let mut w = VcdWriter::new(&net.fabric, routers, window, dest.writer()?).map_err(io_err)?;
@@ -236,10 +294,45 @@ fn run_with_vcd(
         if err.is_none() {
             err = w.sample(&n.fabric).err();
         }
+        if let Some(r) = rec.as_mut() {
+            r.sample(n);
+        }
         progress.tick(n) && err.is_none() && !interrupted()
     });
     let finished = w.finish();
     Ok((report, err.or(finished.err()).map(io_err)))
+}
+
+/// Writes the replay page. A window the run never reached writes nothing
+/// (the run can stop early: drained, deadlock); a trace cut by the size
+/// limit is written up to the limit and still reported as an error, so a
+/// script notices.
+fn write_replay(
+    d: &Dest,
+    r: &Recorder,
+    net: &Network,
+    report: &Report,
+    window: Option<&str>,
+) -> Result<(), String> {
+    if r.frames() == 0 {
+        return Err(format!(
+            "invalid --replay-window = `{}`: the run stopped at cycle {} ({}); allowed: a window starting at most there",
+            window.map_or(format!("{}..{}", r.from, r.to), str::to_string),
+            report.cycles,
+            report.stop_reason
+        ));
+    }
+    let what = format!("{}, {}", report.construction, report.traffic);
+    d.write(r.page(net, &what).as_bytes())?;
+    match r.truncated_at {
+        Some(c) => Err(format!(
+            "{}: the trace reached --replay-max-mb = {} at cycle {c}; the page holds cycles {}..{c} only; allowed: raise --replay-max-mb (at most 2000) or narrow --replay-window",
+            d.name(),
+            r.max_bytes / 1_000_000,
+            r.from
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A progress bar on stderr for long runs; nothing when stderr is not a

@@ -51,6 +51,10 @@ pub struct SweepArgs {
     /// Plot mean latency against offered load as SVG (`-` for stdout).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Also draw each point's link heat map (as `run --heatmap`) into this
+    /// directory, as `SCHEME-load-LOAD.svg`; created if missing.
+    #[arg(long, value_name = "DIR")]
+    pub heatmap_dir: Option<PathBuf>,
     /// Worker threads, at least 1 (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -184,6 +188,10 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
+    if let Some(dir) = &a.heatmap_dir {
+        crate::cli::heatmap::prepare_dir(dir)?;
+    }
+    let heat_errors = std::sync::Mutex::new(Vec::new());
     interrupt::install();
     let pb = if a.quiet {
         ProgressBar::hidden()
@@ -208,6 +216,10 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                 }
                 let mut net = Network::new(sc).expect("validated");
                 let r = net.run(&mut |_| !interrupt::requested());
+                if let Some(dir) = &a.heatmap_dir {
+                    let e = crate::cli::heatmap::write_point(dir, scheme, *l, &net, &r);
+                    heat_errors.lock().unwrap().extend(e.err());
+                }
                 pb.inc(1);
                 Some(Point {
                     scheme: scheme.clone(),
@@ -239,7 +251,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     let points: Vec<Point> = points.drain(..).flatten().collect();
     // Files first, then the table; a failed file write still shows the
     // table before the error.
-    let mut errors = Vec::new();
+    let mut errors = heat_errors.into_inner().unwrap();
     if let Some(d) = &json_out {
         let out = SweepOut {
             scenario: origin.clone(),

@@ -1,0 +1,236 @@
+//! Issue 17 §2–3 from the command line: `run --heatmap` and `run --replay`
+//! write their files, and bad input is a clear error (exit 2, the flag and
+//! value named, no panic) that still leaves the run's other outputs.
+
+mod common;
+use common::wormcast;
+use std::path::PathBuf;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wormcast-cli-sight-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+const SHORT: [&str; 8] = [
+    "--set",
+    "run.warmup=100",
+    "--set",
+    "run.cycles=1500",
+    "--set",
+    "traffic.rate=0.004",
+    "--set",
+    "run.drain_cycles=0",
+];
+
+#[test]
+fn heatmap_is_an_svg_with_a_panel_per_tree_and_a_legend() {
+    let svg = tmp("heat.svg");
+    let mut args = vec!["run", "-q", "--heatmap", svg.to_str().unwrap()];
+    args.extend(SHORT);
+    let o = wormcast(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+    assert!(text.contains("class 0:") && text.contains("class 1:"));
+    assert!(text.contains("flits per cycle") && text.contains("accepted messages"));
+    // One arrowhead per wired link direction of the 8×8 DSTM-1 torus.
+    assert_eq!(text.matches("<polygon").count(), 252);
+}
+
+#[test]
+fn unwritable_heatmap_fails_before_the_run() {
+    let o = wormcast(&["run", "-q", "--heatmap", "/nonexistent-dir/h.svg"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("heat map /nonexistent-dir/h.svg"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn sweep_draws_one_heatmap_per_point() {
+    let dir = tmp("sweep-heat");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = wormcast(&[
+        "sweep",
+        "-q",
+        "--loads",
+        // A range: its third load is 0.0006000000000000001 in floating
+        // point, named 0.0006.
+        "0.0002..0.0006/0.0002",
+        "--schemes",
+        "dstm1,spam",
+        "--set",
+        "run.warmup=100",
+        "--set",
+        "run.cycles=1000",
+        "--heatmap-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "dstm1-load-0.0002.svg",
+            "dstm1-load-0.0004.svg",
+            "dstm1-load-0.0006.svg",
+            "spam-load-0.0002.svg",
+            "spam-load-0.0004.svg",
+            "spam-load-0.0006.svg"
+        ]
+    );
+    let spam = std::fs::read_to_string(dir.join("spam-load-0.0006.svg")).unwrap();
+    assert!(spam.contains("spam(bfs)") && spam.contains("</svg>"));
+    // A file where the directory should be: refused before any point runs.
+    let file = tmp("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let o = wormcast(&[
+        "sweep",
+        "-q",
+        "--loads",
+        "0.002",
+        "--heatmap-dir",
+        file.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--heatmap-dir") && err.contains("not-a-dir"),
+        "{err}"
+    );
+}
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn bad_replay_options_are_refused_before_the_run() {
+    let page = tmp("never.html");
+    for (window, why) in [
+        ("abc", "no `..`"),
+        ("30..10", "A must be below B"),
+        ("x..10", "A is not a cycle number"),
+        ("9000..9100", "the run has 300 cycles"),
+    ] {
+        let o = wormcast(&[
+            "run",
+            "-q",
+            "--scenario",
+            &example("multicast-split.toml"),
+            "--replay",
+            page.to_str().unwrap(),
+            "--replay-window",
+            window,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{window}: {err}");
+        assert!(
+            err.contains(&format!("--replay-window = `{window}`")),
+            "{err}"
+        );
+        assert!(
+            err.contains(why) && err.contains("allowed: `A..B`"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!page.exists(), "{window}: no file before the run");
+    }
+    let o = wormcast(&["run", "-q", "--replay", "/nonexistent-dir/r.html"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("replay /nonexistent-dir/r.html"), "{err}");
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--replay",
+        page.to_str().unwrap(),
+        "--replay-max-mb",
+        "0",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--replay-max-mb") && err.contains('0'),
+        "{err}"
+    );
+}
+
+/// The run drains at about cycle 60 of its planned 300: a window after
+/// that is an error naming the flag, but the JSON is still written.
+#[test]
+fn replay_window_after_an_early_end_still_writes_the_other_outputs() {
+    let page = tmp("late.html");
+    let json = tmp("late.json");
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--scenario",
+        &example("multicast-split.toml"),
+        "--replay",
+        page.to_str().unwrap(),
+        "--replay-window",
+        "200..250",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--replay-window = `200..250`: the run stopped at cycle"),
+        "{err}"
+    );
+    assert!(err.contains("(drained)"), "{err}");
+    let report = std::fs::read_to_string(&json).unwrap();
+    assert!(report.contains("\"stop_reason\": \"drained\""), "{report}");
+}
+
+/// Past the size limit: the page keeps the cycles before it and says so,
+/// the command fails naming the flag, the JSON is written.
+#[test]
+fn replay_size_limit_truncates_with_an_error() {
+    let page = tmp("big.html");
+    let json = tmp("big.json");
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--set",
+        "traffic.rate=0.01",
+        "--set",
+        "run.warmup=0",
+        "--set",
+        "run.cycles=4000",
+        "--set",
+        "run.drain_cycles=0",
+        "--replay",
+        page.to_str().unwrap(),
+        "--replay-window",
+        "0..",
+        "--replay-max-mb",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the trace reached --replay-max-mb = 1 at cycle"),
+        "{err}"
+    );
+    assert!(err.contains("allowed: raise --replay-max-mb"), "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.len() > 900_000 && html.len() < 1_100_000,
+        "{}",
+        html.len()
+    );
+    assert!(html.contains("\"truncated_at\":") && !html.contains("\"truncated_at\":null"));
+    assert!(std::fs::read_to_string(&json)
+        .unwrap()
+        .contains("\"cycles\": 4000"));
+}
