@@ -111,10 +111,16 @@ proptest! {
                 ids.push((net.submit(*src, dests.clone(), *len, None).unwrap(), dests));
                 let last = i + 1 == plan.len();
                 let mut cycles = 0u64;
+                // One message of a tree scheme can be several worms (paper
+                // 002's strategies split the destinations), sent at once:
+                // they load the mesh like concurrent messages and may
+                // deadlock one another (`lone_ft_s1_message_of_five_worms_deadlocks`).
+                // A lone single-worm message must drain.
+                let worms = net.msgs[ids[i].0 as usize].heads.len();
                 while (last || !concurrent) && !net.all_done() && cycles < 200_000 {
                     net.step();
                     cycles += 1;
-                    if concurrent && cycles.is_multiple_of(256) && net.check_deadlock() {
+                    if (concurrent || worms > 1) && cycles.is_multiple_of(256) && net.check_deadlock() {
                         deadlock = true;
                         break;
                     }
@@ -376,4 +382,69 @@ fn bad_input() {
         }
     }
     assert!(MeshScheme::all().iter().any(|k| k.name() == "ft-unicast"));
+}
+
+/// The case a random proptest run found (CI, 2026-11-25): one `ft-s1`
+/// message on a 6×7 mesh with faulty nodes (4,1) and (0,0), from (1,0) to
+/// eleven nodes, is five tree worms sent at once from four injection
+/// channels. With depth-1 buffers they deadlock one another, and the
+/// runtime detector finds the cycle; the same destinations sent as one
+/// worm per message, one after another, all drain. Tree worms of one
+/// message load the mesh like concurrent messages (docs/decisions.md,
+/// "Several tree worms of one message").
+#[test]
+fn lone_ft_s1_message_of_five_worms_deadlocks() {
+    let mut s = scenario(6, 7, "ft-s1", "dor", &[(4, 1), (0, 0)]);
+    s.traffic.pattern = "none".into();
+    s.timing.startup_cycles = 0;
+    s.network.buffer_depth = 1;
+    let topo = Topology::mesh(6, 7).unwrap();
+    let at = |x, y| topo.node_at(x, y, "test").unwrap();
+    let dests: Vec<NodeId> = [
+        (4, 0),
+        (1, 1),
+        (0, 2),
+        (3, 2),
+        (4, 2),
+        (2, 3),
+        (3, 3),
+        (3, 4),
+        (4, 5),
+        (5, 5),
+        (2, 6),
+    ]
+    .iter()
+    .map(|&(x, y)| at(x, y))
+    .collect();
+    let mut net = Network::new(&s).unwrap();
+    let id = net.submit(at(1, 0), dests.clone(), 4, None).unwrap();
+    assert_eq!(net.msgs[id as usize].heads.len(), 5, "five worms");
+    let mut found = false;
+    for c in 1..=20_000u64 {
+        net.step();
+        if c.is_multiple_of(256) && net.check_deadlock() {
+            found = true;
+            break;
+        }
+    }
+    assert!(
+        found && !net.all_done(),
+        "the five worms deadlock and the detector reports it"
+    );
+    assert!(net.fabric.state.iter().all(|st| st.err_count == 0));
+    // One destination at a time: every worm drains alone.
+    let mut net = Network::new(&s).unwrap();
+    for d in dests {
+        let id = net.submit(at(1, 0), vec![d], 4, None).unwrap();
+        let mut c = 0;
+        while !net.all_done() && c < 20_000 {
+            net.step();
+            c += 1;
+        }
+        assert!(
+            net.msgs[id as usize].complete(),
+            "unicast to {:?} drains",
+            topo.coord(d)
+        );
+    }
 }
