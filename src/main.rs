@@ -29,6 +29,9 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Latency-vs-load curves over loads and schemes, in parallel.
     Sweep(cli::sweep::SweepArgs),
+    /// Merge the JSON of a sharded sweep (`sweep --shard I/N`) into the
+    /// JSON and plot of the unsharded sweep.
+    SweepMerge(cli::shard::MergeArgs),
     /// Build two edge-disjoint spanning trees and print their metrics.
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Run(a)) => cli::run::run(a),
         Some(Command::Bench(a)) => cli::bench::run(a),
         Some(Command::Sweep(a)) => cli::sweep::run(a),
+        Some(Command::SweepMerge(a)) => cli::shard::run(a),
         Some(Command::Verilog(a)) => cli::verilog::run(a),
         Some(Command::Ftree(a)) => cli::ftree::run(a),
         Some(Command::Mtree(a)) => cli::mtree::run(a),

@@ -190,3 +190,117 @@ fn sweep_mesh_schemes_set_their_routing() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("network.routing"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `sweep --shard I/N` then `sweep-merge`: the merged JSON is the unsharded
+/// sweep's (the points' `wall_seconds` aside, which no two runs share) and
+/// the plot is byte for byte the same; the merge refuses a missing, a
+/// doubled, a foreign and an unsharded shard.
+#[test]
+fn sharded_sweep_merges_into_the_unsharded_one() {
+    let dir = std::env::temp_dir().join(format!("wormcast-shard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let common = [
+        "sweep",
+        "--loads",
+        "0.001..0.003/0.001",
+        "--schemes",
+        "dstm1,dstm2",
+        "--set",
+        "run.cycles=3000",
+        "--set",
+        "run.warmup=300",
+        "--quiet",
+    ];
+    let run = |extra: &[&str]| {
+        let mut a = common.to_vec();
+        a.extend(extra);
+        let o = wormcast(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&["--json", &p("full.json"), "--plot", &p("full.svg")]);
+    for i in 0..4 {
+        run(&[
+            "--shard",
+            &format!("{i}/4"),
+            "--json",
+            &p(&format!("s{i}.json")),
+        ]);
+    }
+    let o = wormcast(&[
+        "sweep-merge",
+        &p("s3.json"),
+        &p("s1.json"),
+        &p("s0.json"),
+        &p("s2.json"),
+        "--json",
+        &p("m.json"),
+        "--plot",
+        &p("m.svg"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(p("full.svg")).unwrap(),
+        std::fs::read(p("m.svg")).unwrap(),
+        "merged plot = unsharded plot"
+    );
+    let strip = |f: &str| -> serde_json::Value {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p(f)).unwrap()).unwrap();
+        for pt in v["points"].as_array_mut().unwrap() {
+            pt.as_object_mut().unwrap().remove("wall_seconds");
+        }
+        v
+    };
+    let (full, merged) = (strip("full.json"), strip("m.json"));
+    assert_eq!(full["points"].as_array().unwrap().len(), 6);
+    assert_eq!(full, merged, "merged JSON = unsharded JSON");
+    assert!(merged.get("shard").is_none());
+    // Each shard holds its round-robin slice.
+    let s1 = strip("s1.json");
+    assert_eq!(s1["shard"]["point_indices"], serde_json::json!([1, 5]));
+    assert_eq!(s1["points"][0], full["points"][1]);
+    // Bad merges: exit 2 with a message that names the problem.
+    run(&[
+        "--set",
+        "run.cycles=2000",
+        "--shard",
+        "1/4",
+        "--json",
+        &p("other.json"),
+    ]);
+    for (files, needle) in [
+        (
+            vec!["s0.json", "s1.json", "s3.json"],
+            "missing shard(s) 2 of 4",
+        ),
+        (
+            vec!["s0.json", "s0.json", "s1.json", "s2.json"],
+            "given twice",
+        ),
+        (
+            vec!["s0.json", "other.json", "s2.json", "s3.json"],
+            "another sweep",
+        ),
+        (vec!["full.json"], "without `--shard I/N`"),
+        (vec!["nope.json"], "cannot read shard"),
+    ] {
+        let mut a = vec!["sweep-merge".to_string()];
+        a.extend(files.iter().map(|f| p(f)));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let o = wormcast(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{files:?}: {err}");
+        assert!(err.contains(needle), "{files:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+    for bad in ["4/4", "0/0", "x"] {
+        let mut a = common.to_vec();
+        a.extend(["--shard", bad]);
+        let o = wormcast(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("--shard") && err.contains(bad), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -14,6 +14,7 @@ pub mod plot;
 pub mod replay;
 pub mod route;
 pub mod run;
+pub mod shard;
 pub mod sweep;
 pub mod tarjan;
 pub mod trees;

@@ -16,9 +16,10 @@
 
 use crate::cli::interrupt;
 use crate::cli::output::{self, Dest};
+use crate::cli::shard::{fingerprint, ShardInfo, ShardSpec};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wormcast_sim::network::Network;
@@ -55,6 +56,11 @@ pub struct SweepArgs {
     /// directory, as `SCHEME-load-LOAD.svg`; created if missing.
     #[arg(long, value_name = "DIR")]
     pub heatmap_dir: Option<PathBuf>,
+    /// Run only shard I of N (`I/N`, 0-based): the points whose position
+    /// in the sweep is I modulo N. The JSON then records the slice, for
+    /// `wormcast sweep-merge` (README "Running sweeps on a cluster").
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
     /// Worker threads, at least 1 (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -63,7 +69,7 @@ pub struct SweepArgs {
     pub quiet: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Point {
     pub scheme: String,
     pub load: f64,
@@ -85,11 +91,16 @@ pub struct Point {
     pub wall_seconds: f64,
 }
 
+/// The sweep JSON: one format for an unsharded sweep, a shard (with
+/// `shard`) and a merge (without: byte for byte an unsharded sweep's, but
+/// for the points' `wall_seconds`).
 #[derive(Serialize)]
-struct SweepOut<'a> {
-    scenario: String,
-    complete: bool,
-    points: &'a [Point],
+pub struct SweepOut<'a> {
+    pub scenario: String,
+    pub complete: bool,
+    pub points: &'a [Point],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
 }
 
 /// Parses `A..B/STEP` or `x,y,z` into loads.
@@ -181,6 +192,19 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             jobs.push((s.clone(), l, sc));
         }
     }
+    let shard = a.shard.as_deref().map(ShardSpec::parse).transpose()?;
+    let points_total = jobs.len();
+    let fp = fingerprint(&[&base_text, &a.sets.join("\n"), &a.loads, &a.schemes]);
+    let point_indices: Vec<usize> = (0..points_total)
+        .filter(|&p| shard.is_none_or(|s| s.owns(p)))
+        .collect();
+    if let Some(sh) = shard {
+        let mut k = 0;
+        jobs.retain(|_| {
+            k += 1;
+            sh.owns(k - 1)
+        });
+    }
     if a.threads == Some(0) {
         return Err("invalid --threads = `0`: at least 1 (omit it to use every core)".into());
     }
@@ -248,6 +272,14 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     let complete = points
         .iter()
         .all(|p| p.as_ref().is_some_and(|p| p.complete));
+    // The unsharded positions of the points that ran (an interrupted run
+    // skips some).
+    let point_indices: Vec<usize> = points
+        .iter()
+        .zip(&point_indices)
+        .filter(|(p, _)| p.is_some())
+        .map(|(_, &k)| k)
+        .collect();
     let points: Vec<Point> = points.drain(..).flatten().collect();
     // Files first, then the table; a failed file write still shows the
     // table before the error.
@@ -257,6 +289,13 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             scenario: origin.clone(),
             complete,
             points: &points,
+            shard: shard.map(|sh| ShardInfo {
+                index: sh.index,
+                count: sh.count,
+                fingerprint: fp.clone(),
+                points_total,
+                point_indices: point_indices.clone(),
+            }),
         };
         let text = serde_json::to_string_pretty(&out).expect("serialises");
         if let Err(e) = d.write((text + "\n").as_bytes()) {
@@ -304,7 +343,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
 
 /// Mean latency (log scale) against offered load, one line per scheme;
 /// saturated points are drawn hollow.
-fn plot(dest: &Dest, points: &[Point], title: &str) -> Result<(), Box<dyn std::error::Error>> {
+pub fn plot(dest: &Dest, points: &[Point], title: &str) -> Result<(), Box<dyn std::error::Error>> {
     let mut svg = String::new();
     draw(&mut svg, points, title).map_err(|e| e.to_string())?;
     Ok(dest.write(svg.as_bytes())?)
