@@ -12,9 +12,11 @@ cd "$(dirname "$0")/.."
 # Debian packages the suite uses, as "command:package": the Verilog vector
 # tests run iverilog and Verilator, the lint runs Verilator, the synthesis
 # smoke check yosys; nextpnr-ice40 and icestorm serve scripts/synth.sh;
-# chromium runs the HTML replay test (tests/replay_browser.rs, fails without it).
+# chromium runs the HTML replay test (tests/replay_browser.rs, fails without it);
+# slurm-wlm and munge the one-node Slurm cluster of scripts/slurm-test.sh.
 NEEDED_TOOLS=(verilator:verilator iverilog:iverilog yosys:yosys nextpnr-ice40:nextpnr-ice40
-  icepack:fpga-icestorm chromium:chromium ${WORMCAST_EXTRA_TOOLS:-})
+  icepack:fpga-icestorm chromium:chromium slurmctld:slurm-wlm munged:munge
+  ${WORMCAST_EXTRA_TOOLS:-})
 
 ensure_tools() {
   local missing=()
@@ -83,6 +85,9 @@ $bin trees --topology torus:16x16 --construction dstm1 --json >/dev/null
 $bin route --topology torus:8x8 --construction dstm1 --source 0,0 --dest 3,4 --dest 7,7 --json >/dev/null
 $bin verilog --router --out target/verilog-router >/dev/null
 iverilog -g2012 -o target/verilog-router/a.vvp target/verilog-router/wormcast_router_n0.v
+
+step "sharded sweep through a real Slurm job array (scripts/slurm-test.sh)"
+bash scripts/slurm-test.sh
 
 step "Verilog lint (verilator -Wall, named waivers)"
 bash scripts/lint.sh "$bin"

@@ -146,6 +146,10 @@ impl ArbiterNet {
                     format!("wire a_g{s}_{k} = a_rq{i} & ~a_ow{i} & ~(1'b0{hit});"),
                 );
                 w(&mut v, format!("wire a_b{s}_{k} = a_rq{i} & ~a_g{s}_{k};"));
+                if k + 1 == n {
+                    // The last position takes nothing anyone reads.
+                    continue;
+                }
                 let before: String = (0..k).map(|j| format!(" | a_b{s}_{j}")).collect();
                 let mask = if self.masking { "1'b1" } else { "1'b0" };
                 w(

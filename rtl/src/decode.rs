@@ -152,7 +152,8 @@ pub struct Decode<const W: usize> {
     q_node_ok: Signal<Local, Bit>,
     q_own_hit: Signal<Local, Bit>,
     q_m_d: Signal<Local, Bits<2>>,
-    q_m_here: Signal<Local, Bit>,
+    /// Mesh routers only (one entry; none in a torus router).
+    q_m_here: Vec<Signal<Local, Bit>>,
     h_hs: Signal<Local, Bit>,
     h_cls: Signal<Local, Bits<CLASS_W>>,
     // Header fields (of `wflit`; `kind` of the head).
@@ -376,7 +377,7 @@ impl<const W: usize> Decode<W> {
             q_node_ok: Default::default(),
             q_own_hit: Default::default(),
             q_m_d: Default::default(),
-            q_m_here: Default::default(),
+            q_m_here: vdef(mesh as usize),
             h_hs: Default::default(),
             h_cls: Default::default(),
             nonempty: Default::default(),
@@ -830,7 +831,9 @@ impl<const W: usize> Logic for Decode<W> {
         self.q_node_ok.next = self.hside.val().get_bit(17);
         self.q_own_hit.next = self.hside.val().get_bit(18);
         self.q_m_d.next = self.hside.val().get_bits::<2>(19);
-        self.q_m_here.next = self.hside.val().get_bit(21);
+        for k in 0..self._n_mesh {
+            self.q_m_here[k].next = self.hside.val().get_bit(21);
+        }
         self.kind.next = self.head.val().get_bits::<KIND_W>(0);
         self.h_hs.next = self.head.val().get_bit(self.s_bit.val().index());
         self.h_cls.next = self
@@ -878,10 +881,10 @@ impl<const W: usize> Logic for Decode<W> {
         self.links_m1.next = self.links.val() - 1;
         self.links_multi.next = (self.links.val() & self.links_m1.val()).any();
         self.m_dres.next = false;
-        for _k in 0..self._n_mesh {
+        for k in 0..self._n_mesh {
             for d in 0..4 {
                 if self.q_m_d.val().index() == d {
-                    self.m_dres.next = self.reserved.val().get_bit(d) & !self.q_m_here.val();
+                    self.m_dres.next = self.reserved.val().get_bit(d) & !self.q_m_here[k].val();
                 }
             }
         }

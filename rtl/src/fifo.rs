@@ -59,7 +59,7 @@ pub struct InputFifo<const W: usize> {
     cnt_m1: Signal<Local, Bits<COUNT_W>>,
     cnt_next: Signal<Local, Bits<COUNT_W>>,
     depth_c: Constant<Bits<COUNT_W>>,
-    /// Slot numbers k and k + 1.
+    /// Slot numbers k, and k + 1 for the slots that shift.
     kc: Vec<Constant<Bits<COUNT_W>>>,
     kc1: Vec<Constant<Bits<COUNT_W>>>,
     /// Deliberate fault for the lockstep self-test: `ready` from the fill
@@ -102,7 +102,7 @@ impl<const W: usize> InputFifo<W> {
             kc: (0..depth)
                 .map(|k| Constant::new((k as u64).into()))
                 .collect(),
-            kc1: (0..depth)
+            kc1: (0..depth - 1)
                 .map(|k| Constant::new((k as u64 + 1).into()))
                 .collect(),
             broken: Constant::new(broken),
