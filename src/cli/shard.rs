@@ -14,7 +14,7 @@
 //! cannot silently splice two different sweeps.
 
 use crate::cli::output::{self, Dest};
-use crate::cli::sweep::{plot, Point, SweepOut};
+use crate::cli::sweep::{exit_code, plot, Point, SweepOut};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -206,15 +206,7 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, String> {
         plot(d, &points, &scenario).map_err(|e| format!("cannot write {}: {e}", d.name()))?;
     }
     eprintln!("merged {} shards: {} points", a.shards.len(), points.len());
-    if !complete {
-        return Ok(ExitCode::from(130));
-    }
-    let clean = points.iter().all(|p| p.scoreboard_clean && !p.deadlock);
-    Ok(if clean {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_code(&points, complete))
 }
 
 #[cfg(test)]

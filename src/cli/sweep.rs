@@ -331,14 +331,22 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             points.len(),
             jobs.len()
         );
-        return Ok(ExitCode::from(130));
     }
-    let clean = points.iter().all(|p| p.scoreboard_clean && !p.deadlock);
-    Ok(if clean {
+    Ok(exit_code(&points, complete))
+}
+
+/// A sweep's (or merge's) exit status: 130 when points are missing
+/// (interrupted), 1 when a point deadlocked or its scoreboard is not clean,
+/// else 0.
+pub fn exit_code(points: &[Point], complete: bool) -> ExitCode {
+    if !complete {
+        return ExitCode::from(130);
+    }
+    if points.iter().all(|p| p.scoreboard_clean && !p.deadlock) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    }
 }
 
 /// Mean latency (log scale) against offered load, one line per scheme;
