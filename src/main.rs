@@ -42,6 +42,9 @@ enum Command {
     Mtree(cli::mtree::MtreeArgs),
     /// Cross-check the matched unicast XY mesh against BookSim2's published curve.
     Crosscheck(cli::crosscheck::CrosscheckArgs),
+    /// Prove a configuration deadlock-free, or find a dependency cycle and
+    /// replay its witness (exit 0 free, 1 cycle, 2 bad input).
+    Verify(cli::verify::VerifyArgs),
     /// Write the Verilog of one router or a whole fabric: DSTM or SPAM on a torus, mesh routing on a mesh.
     Verilog(cli::verilog::VerilogArgs),
 }
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Sweep(a)) => cli::sweep::run(a),
         Some(Command::SweepMerge(a)) => cli::shard::run(a),
         Some(Command::Verilog(a)) => cli::verilog::run(a),
+        Some(Command::Verify(a)) => cli::verify::run(a),
         Some(Command::Ftree(a)) => cli::ftree::run(a),
         Some(Command::Mtree(a)) => cli::mtree::run(a),
         Some(Command::Crosscheck(a)) => cli::crosscheck::run(a),

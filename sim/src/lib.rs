@@ -22,6 +22,7 @@ pub mod scenario;
 pub mod topology;
 pub mod trees;
 pub mod treeworm;
+pub mod verify;
 pub mod walker;
 pub mod waves;
 

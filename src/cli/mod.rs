@@ -18,4 +18,5 @@ pub mod shard;
 pub mod sweep;
 pub mod tarjan;
 pub mod trees;
+pub mod verify;
 pub mod verilog;
