@@ -324,6 +324,17 @@ impl RouterConfig {
         if params.routing != RoutingKind::Spam {
             return Err(InputError::new("routing", "tree", "spam for SPAM tables"));
         }
+        if topo.nodes() > spam_table::SPAM_MAX_NODES {
+            return Err(InputError::new(
+                "network.topology",
+                topo,
+                format!(
+                    "at most {} nodes (64×64) with SPAM routing: every router keeps a 3-byte entry per node, 3·N² bytes in all ({} MiB here); use tree routing for larger networks",
+                    spam_table::SPAM_MAX_NODES,
+                    (3 * topo.nodes() as u64 * topo.nodes() as u64) >> 20
+                ),
+            ));
+        }
         let tables = spam_table::tables(tree, faulty);
         Ok(tables
             .into_iter()

@@ -77,15 +77,47 @@ pub struct Topology {
     pub m: u32,
 }
 
-/// Largest side supported; 64×64 is the biggest network the issues ask for.
-pub const MAX_SIDE: u32 = 64;
+/// Largest number of nodes a network may have: 2^16.
+///
+/// Two bounds meet here.
+/// * Data structure: hop counts along a spanning tree are 16-bit in
+///   `trees::dist` (the all-pairs table of the fault trials and the
+///   distance rows of the Roskind–Tarjan comparison). A tree of N nodes has
+///   paths of up to N − 1 hops, so N − 1 must fit in a `u16`.
+/// * Memory: the tree- and mesh-routed fabric is linear in N, about
+///   2.4–2.9 KiB per router measured as peak RSS (`docs/performance.md`,
+///   "Scaling to 128×128"). That is 46 MiB at 128×128 and 159 MiB at
+///   256×256; `tests/cli_scale.rs` checks the 128×128 figure.
+///
+/// The flit format is not what binds. The `Node` field of a HEAD flit is
+/// W − 10 bits, 22 at the default 32-bit flit (2^22 addresses,
+/// 2048×2048), and a narrower flit is checked per scenario by
+/// `FlitFormat::check_nodes`, whose error names `flit_width`. Node and edge
+/// ids are `u32` (edge ids go up to 2N). The structures that grow with N²
+/// have their own, smaller bounds:
+/// `config::spam_table::SPAM_MAX_NODES` (the per-router SPAM tables) and
+/// `trees::dist::ALL_PAIRS_MAX_SIDE` (the all-pairs analyses). Tree-worm
+/// schemes on a mesh go through `meshtree::grid`, which allows sides up to
+/// 255.
+pub const MAX_NODES: u32 = u16::MAX as u32 + 1;
+
+/// Largest side of a network. It is the side of a square of
+/// [`MAX_NODES`] nodes, so every K×M with both sides in range has at most
+/// `MAX_NODES` nodes. Test: `tests/cli_scale.rs` runs 128×128 and rejects 257.
+pub const MAX_SIDE: u32 = MAX_NODES.isqrt();
+const _: () = assert!(MAX_SIDE * MAX_SIDE == MAX_NODES);
 
 impl Topology {
     pub fn new(kind: TopologyKind, k: u32, m: u32) -> InputResult<Topology> {
-        let allowed = format!("each side must be an integer from 2 to {MAX_SIDE}");
         for (name, v) in [("columns (K)", k), ("rows (M)", m)] {
             if !(2..=MAX_SIDE).contains(&v) {
-                return Err(InputError::new(format!("topology {name}"), v, allowed));
+                return Err(InputError::new(
+                    format!("topology {name}"),
+                    v,
+                    format!(
+                        "{name} must be an integer from 2 to {MAX_SIDE}, as must the other side (at most {MAX_NODES} nodes: tree hop counts are 16-bit)"
+                    ),
+                ));
             }
         }
         Ok(Topology { kind, k, m })
@@ -305,7 +337,9 @@ mod tests {
         let e = Topology::parse("torus:1x8").unwrap_err();
         assert!(e.to_string().contains("columns"), "{e}");
         assert!(Topology::parse("ring:8x8").is_err());
-        assert!(Topology::parse("torus:65x8").is_err());
+        assert!(Topology::parse("torus:256x256").is_ok());
+        let e = Topology::parse("torus:257x8").unwrap_err();
+        assert!(e.to_string().contains("from 2 to 256"), "{e}");
         assert!(Topology::parse("torus:8").is_err());
     }
 }

@@ -164,7 +164,7 @@ fn typed_value(key: &'static str) -> BoxedStrategy<String> {
             "mesh:4x4",
             "mesh:3x2",
             "mesh:2x2",
-            "torus:65x2",
+            "torus:257x2",
             "mesh:1x4",
             "torus:4x4x4",
             "ring:8",

@@ -72,8 +72,16 @@ pub struct FtreeArgs {
 }
 
 fn parse_mesh(s: &str) -> Result<Topology, InputError> {
-    Topology::parse(&format!("mesh:{s}"))
-        .map_err(|_| InputError::new("mesh", s, "`KxM` with sides from 2 to 64, e.g. `50x50`"))
+    Topology::parse(&format!("mesh:{s}")).map_err(|_| {
+        InputError::new(
+            "mesh",
+            s,
+            format!(
+                "`KxM` with sides from 2 to {}, e.g. `50x50`",
+                wormcast_sim::topology::MAX_SIDE
+            ),
+        )
+    })
 }
 
 fn parse_list(topo: &Topology, s: &str, field: &str) -> Result<Vec<Coord>, InputError> {

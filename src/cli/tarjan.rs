@@ -7,7 +7,8 @@
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
-use wormcast_sim::topology::{Topology, MAX_SIDE};
+use wormcast_sim::topology::Topology;
+use wormcast_sim::trees::dist::ALL_PAIRS_MAX_SIDE;
 use wormcast_sim::trees::faults::fault_trials;
 use wormcast_sim::trees::tarjan::{run_trials, select, summarize, TarjanWhich};
 use wormcast_sim::trees::{construct, metrics, Named, TarjanSpec};
@@ -19,13 +20,13 @@ pub fn sizes(flag: &str, range: &str, step: u32) -> Result<Vec<u32>, InputError>
         InputError::new(
             flag,
             range,
-            format!("`A..B` with 2 <= A <= B <= {MAX_SIDE}"),
+            format!("`A..B` with 2 <= A <= B <= {ALL_PAIRS_MAX_SIDE}"),
         )
     };
     let (lo, hi) = range.split_once("..").ok_or_else(err)?;
     let lo: u32 = lo.trim().parse().map_err(|_| err())?;
     let hi: u32 = hi.trim().parse().map_err(|_| err())?;
-    if lo < 2 || lo > hi || hi > MAX_SIDE {
+    if lo < 2 || lo > hi || hi > ALL_PAIRS_MAX_SIDE {
         return Err(err());
     }
     if step == 0 {

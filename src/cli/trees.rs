@@ -291,14 +291,14 @@ fn table(range: &str) -> Result<ExitCode, InputError> {
             range,
             format!(
                 "`A..B` with 2 <= A <= B <= {}",
-                wormcast_sim::topology::MAX_SIDE
+                wormcast_sim::trees::dist::ALL_PAIRS_MAX_SIDE
             ),
         )
     };
     let (lo, hi) = range.split_once("..").ok_or_else(err)?;
     let lo: u32 = lo.trim().parse().map_err(|_| err())?;
     let hi: u32 = hi.trim().parse().map_err(|_| err())?;
-    if lo < 2 || lo > hi || hi > wormcast_sim::topology::MAX_SIDE {
+    if lo < 2 || lo > hi || hi > wormcast_sim::trees::dist::ALL_PAIRS_MAX_SIDE {
         return Err(err());
     }
     outln!("| √N | DSTM-1 CD | Thm 5.1 (2√N−1) | ratio | DSTM-1 AD | DSTM-2 CD | Thm 5.2 (2√N−2) | ratio | DSTM-2 AD | DSTM-2 no Fig. 5: CD / AD | DSTM-2 Fig. 5 keep-half: CD / AD | DSTM-2 R2 offset ⌈√N/4⌉: CD |");

@@ -30,6 +30,15 @@ impl Phase {
     pub const ALL: [Phase; 3] = [Phase::Up, Phase::DownCross, Phase::DownTree];
 }
 
+/// Largest network SPAM routing is built for: 4096 nodes (64×64).
+///
+/// A memory bound. Every router keeps one 3-byte entry per target (module
+/// docs), so the tables of a fabric take 3·N² bytes, 48 MiB at 64×64 but
+/// 768 MiB at 128×128, and building them costs one BFS per target (O(N²)).
+/// Tree and mesh routing keep O(1) per router and go up to
+/// `topology::MAX_NODES`.
+pub const SPAM_MAX_NODES: u32 = 4096;
+
 /// Entry value for "no entry" (the own node).
 pub const NO_PORT: u8 = 0xFF;
 

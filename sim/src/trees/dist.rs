@@ -8,6 +8,15 @@
 //! whole table in `O(N²)` (33×33: 1.2 M `u16`, 2.4 MB per tree).
 
 use crate::topology::NodeId;
+
+/// Largest side of the all-pairs analyses (`wormcast trees --table`,
+/// `--tarjan-table`, `--fault-table`).
+///
+/// A memory and time bound. A [`DistTable`] holds 2·N² bytes per tree and
+/// the fault trials keep two, so 64×64 needs 64 MiB and 128×128 would need
+/// 1 GiB; every analysis also visits all N²/2 pairs. The simulator itself
+/// goes up to `topology::MAX_SIDE`.
+pub const ALL_PAIRS_MAX_SIDE: u32 = 64;
 use crate::trees::SpanningTree;
 
 /// `d[a·n + b]` = hops between `a` and `b` along one tree.
