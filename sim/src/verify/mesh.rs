@@ -22,14 +22,14 @@
 //!   hops of one sign, then Y hops of one sign.
 //! * BRCP on negative-first routing (paper 004 §3, base-routing-conformed
 //!   paths): no negative hop after a positive one.
-//! * tree worms (VH, DIAG, DDS, MIN, paper 002's trees) and paper 002's
+//! * tree worms (VH, DIAG, DDS, paper 002's trees) and paper 002's
 //!   unicasts: every destination is reached by a minimal path from the
 //!   source, so a branch never reverses a direction it has taken.
-//! * the thesis's XY-path takes U-turns: no rule, the model may loop.
+//! * the thesis's MIN trees (least traffic, branches may turn back) and
+//!   XY-path (U-turns): no rule, the model may loop.
 //!
-//! These rules are the schemes' definitions, taken as assumptions about the
-//! encoders (docs/verify.md §2 and §6: no test yet replays every encoded
-//! worm through the automaton).
+//! `sim/tests/verify.rs::conformance` checks them against the worms the
+//! encoders really send.
 
 use super::automaton::{Automaton, Input, Out, Res, Visit};
 use crate::config::mesh_table::{address, address_space, node_of_address};
@@ -213,14 +213,11 @@ pub fn automaton(
             }
         }
         // A header for this router: never the source's own consumption (a
-        // source is not its own destination), never back out of its
-        // arrival port where progress rules apply.
+        // source is not its own destination). Its O links may leave by the
+        // arrival port (pure BRCP turns back through nodes it passed); the
+        // progress rule alone decides.
         let own_cons = (input != Input::Inj).then_some(cons);
-        let fwd: Vec<Out> = links
-            .iter()
-            .filter(|&&d| Input::Link(d) != input || rule == Progress::None)
-            .filter_map(|&d| hop(&mut a, d))
-            .collect();
+        let fwd: Vec<Out> = links.iter().filter_map(|&d| hop(&mut a, d)).collect();
         if tree_worms {
             let mut o = fwd;
             o.extend(own_cons);

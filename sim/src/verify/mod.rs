@@ -125,6 +125,9 @@ pub fn analyse(scenario: &Scenario) -> InputResult<(Analysis, Network)> {
             use crate::pathbased::scheme::Scheme;
             let tree_worms = matches!(v.scheme, Some(MeshScheme::Tree(_) | MeshScheme::Ft(_)));
             let rule = match v.scheme {
+                // The thesis's MIN tree is a least-traffic tree, not one of
+                // shortest paths: its branches may turn back (no rule).
+                Some(MeshScheme::Tree(crate::meshtree::Algorithm::Min)) => mesh::Progress::None,
                 Some(MeshScheme::Tree(_) | MeshScheme::Ft(_) | MeshScheme::FtUnicast) => mesh::Progress::Minimal,
                 Some(MeshScheme::Path(Scheme::ColumnPath)) => mesh::Progress::Xy,
                 Some(MeshScheme::Path(Scheme::BrcpPure | Scheme::BrcpMinimal)) => mesh::Progress::NegativeFirst,
