@@ -215,32 +215,8 @@ pub fn cycle_through(dg: &DepGraph, start: NodeIndex, members: &HashSet<NodeInde
             }
         }
     }
-    let (mut cur, w) = end.expect("every vertex of a strongly connected component lies on a cycle");
-    // (vertex, edge leaving it), walked back to `start`.
-    let mut rev = vec![(cur, w)];
-    while cur != start {
-        let (p, pw) = from[&cur];
-        rev.push((p, pw));
-        cur = p;
-    }
-    rev.reverse();
-    let mut steps: Vec<Step> = Vec::new();
-    for (x, e) in rev {
-        match (dg.g[x], e) {
-            (Vertex::Blocked(v), Edge::Waits(r, u)) => steps.push(Step {
-                waiter: v,
-                res: r,
-                grant: u,
-                via: Vec::new(),
-            }),
-            (vx, _) => steps
-                .last_mut()
-                .expect("the cycle starts at a blocked vertex")
-                .via
-                .push(vx),
-        }
-    }
-    steps
+    let (last, w) = end.expect("every vertex of a strongly connected component lies on a cycle");
+    steps_of(dg, &[path_to(&from, start, last, w)])
 }
 
 /// The waits one blocked header can lead to directly: every `Blocked`
