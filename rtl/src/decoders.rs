@@ -1,5 +1,9 @@
 //! The header decoders of all inputs of one router, and the fan-out of the
-//! router's per-node table ports to them (issue 12 item 1).
+//! router's per-node table ports to them (issue 12 item 1). Each input has
+//! the decode skeleton (`crate::decode::Decode`) and the routing sub-block
+//! of the router's routing function (`crate::decode::{tree, spam, mesh}`,
+//! issue 12 item 3); this block wires the two together, the skeleton
+//! reading the block's answer on the flit being written.
 //!
 //! Why a block of its own: each decoder needs the node's tables, which
 //! arrive on router ports. Passing `t_own$c` to decoder `i` is a path with
@@ -11,11 +15,15 @@
 //! (`dec.req[i]`).
 
 use crate::arbiter::vdef;
+use crate::decode::mesh::{GridRoute, HamRoute};
+use crate::decode::spam::SpamRoute;
+use crate::decode::tree::TreeRoute;
 use crate::decode::{Decode, CONS_W, SIDE_W};
 use crate::hw::*;
 use crate::tables::TableShape;
 use rust_hdl::prelude::*;
-use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
+use wormcast_sim::router::mesh::MeshConsts;
 
 #[derive(LogicBlock)]
 pub struct Decoders<const W: usize> {
@@ -66,8 +74,16 @@ pub struct Decoders<const W: usize> {
     pub m_own: Vec<Signal<In, Bits<W>>>,
     pub m_nbr_v: Vec<Signal<In, Bit>>,
     pub m_nbr: Vec<Signal<In, Bits<W>>>,
-    /// Decoder of input i.
+    /// Decoder skeleton of input i.
     pub d: Vec<Decode<W>>,
+    /// The routing sub-block of input i (`crate::decode`): one vector per
+    /// routing function, with an entry per input where the router uses
+    /// that function and none otherwise (a SPAM router has `tree` and
+    /// `spam`).
+    pub tree: Vec<TreeRoute<W>>,
+    pub spam: Vec<SpamRoute<W>>,
+    pub ham: Vec<HamRoute<W>>,
+    pub grid: Vec<GridRoute<W>>,
     _sh: TableShape,
 }
 
@@ -75,6 +91,27 @@ impl<const W: usize> Decoders<W> {
     pub fn new(cfg: &RouterConfig, p: &RouterParams) -> Self {
         let sh = TableShape::new(cfg, p);
         let (n, c, s) = (sh.inputs, sh.classes, sh.spam_n);
+        let mesh = p.routing.is_mesh();
+        let grid = matches!(p.routing, RoutingKind::Dor | RoutingKind::NegativeFirst);
+        // Network-wide mesh constants (address split, label count); the
+        // per-node ones arrive on the table ports.
+        let mc = match (&cfg.mesh, mesh) {
+            (Some(m), true) => *m,
+            (None, true) => panic!("mesh routing without mesh constants"),
+            (_, false) => MeshConsts {
+                own: 0,
+                xb: 1,
+                kmax: 0,
+                mmax: 0,
+                n: 0,
+                nbr: [None; 4],
+                cons_group: [0; 4],
+                groups: 1,
+            },
+        };
+        if p.routing == RoutingKind::Spam {
+            assert!(cfg.spam.is_some(), "SPAM routing without a SPAM table");
+        }
         Decoders {
             head: vdef(n),
             wflit: vdef(n),
@@ -99,12 +136,12 @@ impl<const W: usize> Decoders<W> {
             drop_state: vdef(n),
             err: vdef(n),
             code: vdef(n),
-            own: vdef(c),
-            par_v: vdef(c),
-            par_d: vdef(c),
-            ch_v: vdef(4 * c),
-            ch_lo: vdef(4 * c),
-            ch_hi: vdef(4 * c),
+            own: vdef(sh.tree_classes),
+            par_v: vdef(sh.tree_classes),
+            par_d: vdef(sh.tree_classes),
+            ch_v: vdef(4 * sh.tree_classes),
+            ch_lo: vdef(4 * sh.tree_classes),
+            ch_hi: vdef(4 * sh.tree_classes),
             link_v: vdef(4),
             link_cls: vdef(4),
             arr_v: vdef(n),
@@ -117,6 +154,18 @@ impl<const W: usize> Decoders<W> {
             m_nbr_v: vdef(sh.nbr),
             m_nbr: vdef(sh.nbr),
             d: (0..n).map(|i| Decode::new(cfg, p, i)).collect(),
+            tree: (0..n * (!mesh) as usize)
+                .map(|_| TreeRoute::new(c, cfg.node_count))
+                .collect(),
+            spam: (0..n * (p.routing == RoutingKind::Spam) as usize)
+                .map(|_| SpamRoute::new(s))
+                .collect(),
+            ham: (0..n * (p.routing == RoutingKind::Hamiltonian) as usize)
+                .map(|_| HamRoute::new(&mc))
+                .collect(),
+            grid: (0..n * grid as usize)
+                .map(|_| GridRoute::new(&mc, p.routing == RoutingKind::NegativeFirst))
+                .collect(),
             _sh: sh,
         }
     }
@@ -156,20 +205,65 @@ impl<const W: usize> Decoders<W> {
             ] {
                 w.push((format!("{p}${i}"), format!("d${i}${p}")));
             }
-            // Node tables: the same entry for every decoder.
-            for (t, len) in [
-                ("own", c),
-                ("par_v", c),
-                ("par_d", c),
-                ("ch_v", 4 * c),
-                ("ch_lo", 4 * c),
-                ("ch_hi", 4 * c),
-                ("link_v", 4),
-                ("link_cls", 4),
-                ("m_own", self._sh.mesh),
-                ("m_nbr_v", self._sh.nbr),
-                ("m_nbr", self._sh.nbr),
+            // The routing sub-blocks: `Node` (and class) in, the answer
+            // out, their node tables.
+            if !self.tree.is_empty() {
+                w.push((format!("tree${i}$wflit"), format!("wflit${i}")));
+                for (t, len) in [
+                    ("own", c),
+                    ("par_v", c),
+                    ("par_d", c),
+                    ("ch_v", 4 * c),
+                    ("ch_lo", 4 * c),
+                    ("ch_hi", 4 * c),
+                ] {
+                    for j in 0..len {
+                        w.push((format!("tree${i}${t}${j}"), format!("{t}${j}")));
+                    }
+                }
+                for (dst, src) in [
+                    ("tr_below", "below"),
+                    ("tr_child", "child"),
+                    ("tr_v", "rt_v"),
+                    ("tr_d", "rt_d"),
+                    ("tr_up", "up"),
+                    ("tr_own_hit", "own_hit"),
+                    ("tr_node_ok", "node_ok"),
+                ] {
+                    w.push((format!("d${i}${dst}$0"), format!("tree${i}${src}")));
+                }
+            }
+            if !self.spam.is_empty() {
+                w.push((format!("spam${i}$wflit"), format!("wflit${i}")));
+                for t in ["sp_v", "sp_d"] {
+                    for j in 0..s {
+                        w.push((format!("spam${i}${t}${j}"), format!("{t}${}", i * s + j)));
+                    }
+                }
+                w.push((format!("d${i}$sp_v_i$0"), format!("spam${i}$ev")));
+                w.push((format!("d${i}$sp_d_i$0"), format!("spam${i}$ed")));
+            }
+            for (blk, present) in [
+                ("ham", !self.ham.is_empty()),
+                ("grid", !self.grid.is_empty()),
             ] {
+                if !present {
+                    continue;
+                }
+                w.push((format!("{blk}${i}$wflit"), format!("wflit${i}")));
+                w.push((format!("{blk}${i}$m_own"), "m_own$0".to_string()));
+                if blk == "ham" {
+                    for t in ["m_nbr_v", "m_nbr"] {
+                        for j in 0..self._sh.nbr {
+                            w.push((format!("ham${i}${t}${j}"), format!("{t}${j}")));
+                        }
+                    }
+                }
+                for (dst, src) in [("m_ok_i", "ok"), ("m_here_i", "here"), ("m_d_i", "d")] {
+                    w.push((format!("d${i}${dst}$0"), format!("{blk}${i}${src}")));
+                }
+            }
+            for (t, len) in [("link_v", 4), ("link_cls", 4)] {
                 for j in 0..len {
                     w.push((format!("d${i}${t}${j}"), format!("{t}${j}")));
                 }
@@ -181,11 +275,6 @@ impl<const W: usize> Decoders<W> {
             }
             for j in 0..c {
                 w.push((format!("d${i}$pool${j}"), format!("pool${}", i * c + j)));
-            }
-            for t in ["sp_v", "sp_d"] {
-                for j in 0..s {
-                    w.push((format!("d${i}${t}${j}"), format!("{t}${}", i * s + j)));
-                }
             }
         }
         w
@@ -225,26 +314,9 @@ impl<const W: usize> Logic for Decoders<W> {
             self.drop_state[i].next = d.drop_state.val();
             self.err[i].next = d.err.val();
             self.code[i].next = d.code.val();
-            for j in 0..c {
-                d.own[j].next = self.own[j].val();
-                d.par_v[j].next = self.par_v[j].val();
-                d.par_d[j].next = self.par_d[j].val();
-            }
-            for j in 0..4 * c {
-                d.ch_v[j].next = self.ch_v[j].val();
-                d.ch_lo[j].next = self.ch_lo[j].val();
-                d.ch_hi[j].next = self.ch_hi[j].val();
-            }
             for j in 0..4 {
                 d.link_v[j].next = self.link_v[j].val();
                 d.link_cls[j].next = self.link_cls[j].val();
-            }
-            for j in 0..self._sh.nbr {
-                d.m_nbr_v[j].next = self.m_nbr_v[j].val();
-                d.m_nbr[j].next = self.m_nbr[j].val();
-            }
-            for j in 0..self._sh.mesh {
-                d.m_own[j].next = self.m_own[j].val();
             }
             d.dv_out.next = self.dv_out[0].val();
             d.arr_v.next = self.arr_v[i].val();
@@ -252,9 +324,53 @@ impl<const W: usize> Logic for Decoders<W> {
             for j in 0..c {
                 d.pool[j].next = self.pool[i * c + j].val();
             }
-            for j in 0..s {
-                d.sp_v[j].next = self.sp_v[i * s + j].val();
-                d.sp_d[j].next = self.sp_d[i * s + j].val();
+            // The routing sub-blocks, as `wires` lists them.
+            if let Some(t) = self.tree.get_mut(i) {
+                t.wflit.next = self.wflit[i].val();
+                for j in 0..c {
+                    t.own[j].next = self.own[j].val();
+                    t.par_v[j].next = self.par_v[j].val();
+                    t.par_d[j].next = self.par_d[j].val();
+                }
+                for j in 0..4 * c {
+                    t.ch_v[j].next = self.ch_v[j].val();
+                    t.ch_lo[j].next = self.ch_lo[j].val();
+                    t.ch_hi[j].next = self.ch_hi[j].val();
+                }
+                d.tr_below[0].next = t.below.val();
+                d.tr_child[0].next = t.child.val();
+                d.tr_v[0].next = t.rt_v.val();
+                d.tr_d[0].next = t.rt_d.val();
+                d.tr_up[0].next = t.up.val();
+                d.tr_own_hit[0].next = t.own_hit.val();
+                d.tr_node_ok[0].next = t.node_ok.val();
+            }
+            if let Some(b) = self.spam.get_mut(i) {
+                b.wflit.next = self.wflit[i].val();
+                for j in 0..s {
+                    b.sp_v[j].next = self.sp_v[i * s + j].val();
+                    b.sp_d[j].next = self.sp_d[i * s + j].val();
+                }
+                d.sp_v_i[0].next = b.ev.val();
+                d.sp_d_i[0].next = b.ed.val();
+            }
+            if let Some(b) = self.ham.get_mut(i) {
+                b.wflit.next = self.wflit[i].val();
+                b.m_own.next = self.m_own[0].val();
+                for j in 0..self._sh.nbr {
+                    b.m_nbr_v[j].next = self.m_nbr_v[j].val();
+                    b.m_nbr[j].next = self.m_nbr[j].val();
+                }
+                d.m_ok_i[0].next = b.ok.val();
+                d.m_here_i[0].next = b.here.val();
+                d.m_d_i[0].next = b.d.val();
+            }
+            if let Some(b) = self.grid.get_mut(i) {
+                b.wflit.next = self.wflit[i].val();
+                b.m_own.next = self.m_own[0].val();
+                d.m_ok_i[0].next = b.ok.val();
+                d.m_here_i[0].next = b.here.val();
+                d.m_d_i[0].next = b.d.val();
             }
         }
     }
@@ -271,44 +387,80 @@ impl<const W: usize> Logic for Decoders<W> {
             d.setup.connect();
             d.owned.connect();
             d.dv_out.connect();
-            for s in d.m_own.iter_mut() {
-                s.connect();
-            }
             d.arr_v.connect();
             d.arr_cls.connect();
-            for s in d.own.iter_mut() {
-                s.connect();
-            }
-            for s in d.par_v.iter_mut() {
-                s.connect();
-            }
-            for s in d.par_d.iter_mut() {
-                s.connect();
-            }
-            for s in d.ch_v.iter_mut() {
-                s.connect();
-            }
-            for s in d.ch_lo.iter_mut().chain(d.ch_hi.iter_mut()) {
-                s.connect();
-            }
-            for s in d.link_v.iter_mut().chain(d.m_nbr_v.iter_mut()) {
+            for s in d.link_v.iter_mut() {
                 s.connect();
             }
             for s in d.link_cls.iter_mut() {
                 s.connect();
             }
-            for s in d.m_nbr.iter_mut() {
-                s.connect();
-            }
             for s in d.pool.iter_mut() {
                 s.connect();
             }
-            for s in d.sp_v.iter_mut() {
+            for s in d
+                .tr_v
+                .iter_mut()
+                .chain(d.tr_up.iter_mut())
+                .chain(d.tr_own_hit.iter_mut())
+                .chain(d.tr_node_ok.iter_mut())
+                .chain(d.sp_v_i.iter_mut())
+                .chain(d.m_ok_i.iter_mut())
+                .chain(d.m_here_i.iter_mut())
+            {
                 s.connect();
             }
-            for s in d.sp_d.iter_mut() {
+            for s in d.tr_below.iter_mut().chain(d.tr_child.iter_mut()) {
                 s.connect();
             }
+            for s in d
+                .tr_d
+                .iter_mut()
+                .chain(d.sp_d_i.iter_mut())
+                .chain(d.m_d_i.iter_mut())
+            {
+                s.connect();
+            }
+        }
+        for t in self.tree.iter_mut() {
+            t.wflit.connect();
+            for s in t
+                .own
+                .iter_mut()
+                .chain(t.ch_lo.iter_mut())
+                .chain(t.ch_hi.iter_mut())
+            {
+                s.connect();
+            }
+            for s in t.par_v.iter_mut().chain(t.ch_v.iter_mut()) {
+                s.connect();
+            }
+            for s in t.par_d.iter_mut() {
+                s.connect();
+            }
+        }
+        for b in self.spam.iter_mut() {
+            b.wflit.connect();
+            for s in b.sp_v.iter_mut() {
+                s.connect();
+            }
+            for s in b.sp_d.iter_mut() {
+                s.connect();
+            }
+        }
+        for b in self.ham.iter_mut() {
+            b.wflit.connect();
+            b.m_own.connect();
+            for s in b.m_nbr_v.iter_mut() {
+                s.connect();
+            }
+            for s in b.m_nbr.iter_mut() {
+                s.connect();
+            }
+        }
+        for b in self.grid.iter_mut() {
+            b.wflit.connect();
+            b.m_own.connect();
         }
         for s in self
             .setup_wait

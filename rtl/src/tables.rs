@@ -49,6 +49,9 @@ pub struct NodeTables {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableShape {
     pub classes: usize,
+    /// Classes with a tree table: all of them with tree and SPAM routing,
+    /// none with a mesh routing function (which has no tree block).
+    pub tree_classes: usize,
     pub inputs: usize,
     pub spam_n: usize,
     /// Mesh own-address entries (1 with mesh routing, else 0) and
@@ -61,6 +64,7 @@ impl TableShape {
     pub fn new(cfg: &RouterConfig, p: &RouterParams) -> Self {
         TableShape {
             classes: p.classes,
+            tree_classes: if p.routing.is_mesh() { 0 } else { p.classes },
             inputs: p.inputs(),
             spam_n: if p.routing == RoutingKind::Spam {
                 cfg.node_count as usize
@@ -88,8 +92,8 @@ impl NodeTables {
                 values,
             })
         };
-        // Mesh routing has no tree tables: the tree decode is unused.
-        let tree: Vec<TreeTable> = (0..sh.classes)
+        // Mesh routing has no tree tables (and no tree block).
+        let tree: Vec<TreeTable> = (0..sh.tree_classes)
             .map(|c| {
                 cfg.tree.get(c).copied().unwrap_or(TreeTable {
                     own: 0,

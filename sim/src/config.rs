@@ -32,7 +32,7 @@ pub enum RoutingKind {
     Tree,
     /// SPAM baseline (paper 000 §2): one BFS tree plus cross links, one
     /// class, per-router table by (target, phase); native model and RTL
-    /// (`rtl/src/decode.rs`).
+    /// (`rtl/src/decode/mod.rs`).
     Spam,
     /// Hamiltonian R on a mesh (paper 001 §2.1): snake-label addresses, two
     /// classes (label-increasing HIGH = 0, decreasing LOW = 1).
@@ -243,7 +243,7 @@ pub struct RouterConfig {
     /// Faulty link outputs (bit d = port O(d+1)) whose branches this router
     /// diverts to its own node: local fault information, paper 000 §7 (see
     /// `router::routing::diversion`). 0 = none, the default. The RTL twin
-    /// takes it as a generation-time constant (`rtl/src/decode.rs`).
+    /// takes it as a generation-time constant (`rtl/src/decode/mod.rs`).
     pub divert_out: u8,
     /// Mesh routing constants (`RoutingKind::{Hamiltonian, Dor,
     /// NegativeFirst}` only).

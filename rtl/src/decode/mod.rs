@@ -1,50 +1,41 @@
-//! Header decode and the routing function of one input (ARCHITECTURE §3
-//! "Input port"): `tree` up/down routing (paper 000 §3.1.2 and §3.2.2), the
-//! SPAM baseline (paper 000 §2, ALGORITHMS.md §A) or a mesh routing function
+//! Header decode of one input (ARCHITECTURE §3 "Input port"): the shared
+//! skeleton of every routing function. The routing function itself is a
+//! sub-block per input, one file per function as on the native side
+//! (issue 12 item 3): [`tree`] (up/down tree routing, paper 000 §3.1.2 and
+//! §3.2.2), [`spam`] (the SPAM baseline, paper 000 §2, ALGORITHMS.md §A;
+//! a SPAM router has the tree block too, for S=1 headers) and [`mesh`]
 //! (`hamiltonian`, paper 001 §2.1; `dor`; `negative_first`, paper 004
-//! §3.1; ALGORITHMS.md §B), chosen at generation time; the header setup
-//! delay; the consumption-pool choice.
-//!
-//! Mesh routing (`sim/src/router/mesh.rs`, docs/decisions.md "Issue 6 —
-//! mesh routing in the RTL"): comparators against per-router constants
-//! only. Packed `dor`/`negative_first` addresses split into x and y with a
-//! mask and a constant shift and are range-checked against K−1 and M−1;
-//! Hamiltonian R selects, among the neighbours whose label lies between
-//! this router's and `Node`'s, the one closest to `Node` (four "fits"
-//! comparators and pairwise label compares). A C=1 header takes its arrival
-//! group's pool (a constant of the input); a trailing HEAD follows
-//! `mesh::trailing_head` (one reserved link: that link; several: the
-//! function's port if reserved; no `head_for_me_after_split`).
+//! §3.1; ALGORITHMS.md §B). A router instantiates only the blocks its
+//! routing function uses ([`crate::decoders::Decoders`] wires them), so a
+//! torus router carries no mesh logic and a mesh router no tree tables.
 //!
 //! Purely combinational, in two halves. The pre-decode reads the flit
-//! entering the FIFO (`wflit`) and the node's constant tables: the routing
-//! function, the first-HEAD checks and outcome, the child-range compares.
-//! Its result (`side`, `SIDE_W` bits) is stored beside the flit (issue 12
-//! item 3: the table compares leave the path from the FIFO head through the
-//! arbiter, which had set the router's clock). The second half reads the
-//! head, its stored pre-decode and the input's registers, and decides the
-//! input's action this cycle exactly as the native `router::decide`,
-//! `routing::first_head` and `routing::trailing_head` do, malformed checks
-//! in the same priority order, so both models raise the same `err_code` for
-//! the same flit. What depends on registers stays in the second half: the
-//! setup delay and the consumption-channel choice (from the channels owned
-//! this cycle). The router core applies the action.
+//! entering the FIFO (`wflit`), hands its `Node` (and class) to the routing
+//! block, and from the block's answer and the node's constant tables makes
+//! the first-HEAD checks and outcome. Its result (`side`, `SIDE_W` bits) is
+//! stored beside the flit (issue 12 item 3: the table compares leave the
+//! path from the FIFO head through the arbiter, which had set the router's
+//! clock). The second half reads the head, its stored pre-decode and the
+//! input's registers, and decides the input's action this cycle exactly as
+//! the native `router::decide`, `routing::first_head` and
+//! `routing::trailing_head` do, malformed checks in the same priority
+//! order, so both models raise the same `err_code` for the same flit. What
+//! depends on registers stays in the second half: the setup delay and the
+//! consumption-channel choice (from the channels owned this cycle). The
+//! router core applies the action.
 //!
-//! Per-node tables (own post-order number, parent port, child `[lo, hi]`
-//! ranges per class, link classes, consumption pools, faulty outputs and,
-//! for SPAM, this input's column of the SPAM table) are `In` signals, tied
-//! off per instance by whoever instantiates the router (`crate::tables`),
-//! so every node shares one router module; network-wide values (routing
-//! function, classes, address space, setup delay) are `Constant`s, i.e.
-//! `localparam`s in the Verilog.
+//! Per-node tables (link classes, consumption pools, faulty outputs; the
+//! routing blocks' own tables) are `In` signals, tied off per instance by
+//! whoever instantiates the router (`crate::tables`), so every node shares
+//! one router module; network-wide values (routing function, classes,
+//! address space, setup delay) are `Constant`s, i.e. `localparam`s in the
+//! Verilog.
 //!
-//! SPAM (`sim/src/router/routing.rs::spam_first_head`): the phase of a worm
-//! is a static property of its input port (`SpamTable::in_phase`), so each
-//! input holds only the table column of its phase: per target node a valid
-//! bit and a 2-bit port (N×3 bits, selected by comparing `Node` with every
-//! entry number, as rust-hdl cannot index by a signal). An S=1 header goes
-//! down the tree (the tree decode, `DownPhaseUp` if that is up); a missing
-//! entry is `DownPhaseUp`; O bits may name tree child ports only.
+//! Mesh split points (`sim/src/router/mesh.rs`, docs/decisions.md "Issue 6
+//! — mesh routing in the RTL"): a C=1 header takes its arrival group's pool
+//! (a constant of the input); a trailing HEAD follows `mesh::trailing_head`
+//! (one reserved link: that link; several: the function's port if
+//! reserved; no `head_for_me_after_split`).
 //!
 //! Header setup delay (`RouterParams::setup_cycles`): a first HEAD at an
 //! idle input raises `setup_wait` instead of requesting while the input's
@@ -64,13 +55,16 @@
 //! reserved link follows it and every other HEAD goes to the channel
 //! (`routing::diverted_head`), until the TAIL releases the worm.
 
+pub mod mesh;
+pub mod spam;
+pub mod tree;
+
 use crate::arbiter::vdef;
 use crate::hw::*;
 use crate::tables::TableShape;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::flit;
-use wormcast_sim::router::mesh::MeshConsts;
 use wormcast_sim::router::{InState, RouterError};
 
 pub use crate::hw::SETUP_W;
@@ -162,21 +156,33 @@ pub struct Decode<const W: usize> {
     ho: Signal<Local, Bits<O_W>>,
     hs: Signal<Local, Bit>,
     hcls: Signal<Local, Bits<CLASS_W>>,
-    hnode: Signal<Local, Bits<W>>,
-    // Table of the header's class.
+    /// The routing sub-block's answer, one entry per block this router
+    /// has (none otherwise): the tree block's `below`, `child`, port
+    /// (valid, port, is the parent port) and own hit ([`tree::TreeRoute`]);
+    /// the SPAM entry of `Node` ([`spam::SpamRoute`]); the mesh function's
+    /// range check, own hit and port ([`mesh`]).
+    pub tr_below: Vec<Signal<In, Bits<O_W>>>,
+    pub tr_child: Vec<Signal<In, Bits<O_W>>>,
+    pub tr_v: Vec<Signal<In, Bit>>,
+    pub tr_d: Vec<Signal<In, Bits<2>>>,
+    pub tr_up: Vec<Signal<In, Bit>>,
+    pub tr_own_hit: Vec<Signal<In, Bit>>,
+    pub tr_node_ok: Vec<Signal<In, Bit>>,
+    pub sp_v_i: Vec<Signal<In, Bit>>,
+    pub sp_d_i: Vec<Signal<In, Bits<2>>>,
+    pub m_ok_i: Vec<Signal<In, Bit>>,
+    pub m_here_i: Vec<Signal<In, Bit>>,
+    pub m_d_i: Vec<Signal<In, Bits<2>>>,
+    /// The header's class exists.
     class_ok: Signal<Local, Bit>,
-    t_own: Signal<Local, Bits<W>>,
-    t_par_v: Signal<Local, Bit>,
-    t_par_d: Signal<Local, Bits<2>>,
     /// The class's consumption pool (bit j = channel j) and the choice.
     t_pool: Signal<Local, Bits<CONS_W>>,
     c_free: Signal<Local, Bits<CONS_W>>,
     c_pick: Signal<Local, Bits<CONS_W>>,
     s_wait: Signal<Local, Bit>,
     t_cons: Signal<Local, Bits<MASK_W>>,
+    /// Port d leads to a child of the header's class.
     t_ch_v: Vec<Signal<Local, Bit>>,
-    t_lo: Vec<Signal<Local, Bits<W>>>,
-    t_hi: Vec<Signal<Local, Bits<W>>>,
     /// `Node` lies below the child on port d.
     below: Vec<Signal<Local, Bit>>,
     /// Link on port d exists and has the header's class.
@@ -186,6 +192,7 @@ pub struct Decode<const W: usize> {
     arr_cls_ok: Signal<Local, Bit>,
     rt_v: Signal<Local, Bit>,
     rt_d: Signal<Local, Bits<2>>,
+    rt_up: Signal<Local, Bit>,
     /// SPAM entry of `Node` for this input's phase.
     sp_ev: Signal<Local, Bit>,
     sp_ed: Signal<Local, Bits<2>>,
@@ -210,20 +217,11 @@ pub struct Decode<const W: usize> {
     dv_on: Signal<Local, Bit>,
     dv_en: Constant<Bit>,
 
-    // Per-class tables (index c, or c * 4 + d for child ports): inputs
-    // tied off per node (`crate::tables`).
-    pub own: Vec<Signal<In, Bits<W>>>,
-    pub par_v: Vec<Signal<In, Bit>>,
-    pub par_d: Vec<Signal<In, Bits<2>>>,
-    /// Per class: consumption pool, bit j = channel j (output 4 + j).
+    /// Per class: consumption pool, bit j = channel j (output 4 + j),
+    /// tied off per node (`crate::tables`).
     pub pool: Vec<Signal<In, Bits<CONS_W>>>,
-    pub ch_v: Vec<Signal<In, Bit>>,
-    pub ch_lo: Vec<Signal<In, Bits<W>>>,
-    pub ch_hi: Vec<Signal<In, Bits<W>>>,
-    /// SPAM routing (else tree) and this input's SPAM column, per target.
+    /// SPAM routing (else tree).
     spam: Constant<Bit>,
-    pub sp_v: Vec<Signal<In, Bit>>,
-    pub sp_d: Vec<Signal<In, Bits<2>>>,
     /// The setup delay (one entry with a delay, none without).
     setup_cycles: Vec<Constant<Bits<SETUP_W>>>,
     // Per link port d.
@@ -234,13 +232,11 @@ pub struct Decode<const W: usize> {
     pub arr_v: Signal<In, Bit>,
     pub arr_cls: Signal<In, Bits<CLASS_W>>,
     arr_d: Constant<Bits<2>>,
-    node_count: Constant<Bits<W>>,
     // Flit layout (sim/src/flit.rs).
     c_bit: Constant<Bits<8>>,
     o_shift: Constant<Bits<8>>,
     s_bit: Constant<Bits<8>>,
     class_shift: Constant<Bits<8>>,
-    node_shift: Constant<Bits<8>>,
     s_mask: Constant<Bits<W>>,
     k_head: Constant<Bits<KIND_W>>,
     k_body: Constant<Bits<KIND_W>>,
@@ -267,48 +263,22 @@ pub struct Decode<const W: usize> {
     // `ham` Hamiltonian R, `nf` negative-first (else dor).
     mesh: Constant<Bit>,
 
-    /// This router's address and, packed, its x and y.
-    pub m_own: Vec<Signal<In, Bits<W>>>,
-    m_ox: Vec<Signal<Local, Bits<W>>>,
-    m_oy: Vec<Signal<Local, Bits<W>>>,
-    /// Packed addresses: x field width (shift), x mask, K−1, M−1.
-    m_xb: Vec<Constant<Bits<8>>>,
-    m_xmask: Vec<Constant<Bits<W>>>,
-    m_kmax: Vec<Constant<Bits<W>>>,
-    m_mmax: Vec<Constant<Bits<W>>>,
-    /// Hamiltonian: number of labels; per port the neighbour's label.
-    m_n: Vec<Constant<Bits<W>>>,
-    pub m_nbr_v: Vec<Signal<In, Bit>>,
-    pub m_nbr: Vec<Signal<In, Bits<W>>>,
-    // Mesh decode.
-    m_x: Vec<Signal<Local, Bits<W>>>,
-    m_y: Vec<Signal<Local, Bits<W>>>,
-    m_ok: Signal<Local, Bit>,
+    // The mesh function's answer (from the input vectors above).
     m_here: Signal<Local, Bit>,
     m_d: Signal<Local, Bits<2>>,
-    m_up: Vec<Signal<Local, Bit>>,
-    /// Hamiltonian: the neighbour on port d fits (label between own and
-    /// target) / is the chosen one.
-    m_fit: Vec<Signal<Local, Bit>>,
-    m_sel: Vec<Signal<Local, Bit>>,
     /// Reserved links, and more than one of them.
     links: Signal<Local, Bits<MASK_W>>,
     links_m1: Signal<Local, Bits<MASK_W>>,
     links_multi: Signal<Local, Bit>,
     m_dres: Signal<Local, Bit>,
     _classes: usize,
-    _spam_n: usize,
-    /// 1 with a mesh routing function, else 0: loop bounds that leave the
-    /// mesh decode out of a torus router's Verilog.
+    /// 1 where the router has the tree / SPAM / a mesh routing block, else
+    /// 0: loop bounds over the input vectors of that block's answer.
+    _n_tree: usize,
+    _n_spam: usize,
     _n_mesh: usize,
     /// 1 with a header setup delay, else 0.
     _n_setup: usize,
-    /// 1 with Hamiltonian / negative-first / dor / either of the last
-    /// two routing functions, else 0.
-    _n_ham: usize,
-    _n_nf: usize,
-    _n_dor: usize,
-    _n_grid: usize,
 }
 
 fn ec(e: RouterError) -> Constant<Bits<ERR_CODE_W>> {
@@ -328,31 +298,10 @@ impl<const W: usize> Decode<W> {
         assert_eq!(p.flit.width as usize, W, "flit width");
         let sh = TableShape::new(cfg, p);
         let classes = sh.classes;
-        let mesh = p.routing.is_mesh();
-        let mc = match (&cfg.mesh, mesh) {
-            (Some(m), true) => *m,
-            (None, true) => panic!("mesh routing without mesh constants"),
-            (_, false) => MeshConsts {
-                own: 0,
-                xb: 1,
-                kmax: 0,
-                mmax: 0,
-                n: 0,
-                nbr: [None; 4],
-                cons_group: [0; 4],
-                groups: 1,
-            },
-        };
+        let mesh = p.routing.is_mesh() as usize;
+        let tree = 1 - mesh;
         let is_link = input < 4;
         let spam = p.routing == RoutingKind::Spam;
-        // Each mesh routing function's decode exists only in its own
-        // router: vectors of 0 or 1 entries, and loops over them.
-        let ham = (p.routing == RoutingKind::Hamiltonian) as usize;
-        let nf = (p.routing == RoutingKind::NegativeFirst) as usize;
-        let grid = nf + (p.routing == RoutingKind::Dor) as usize;
-        if spam {
-            assert!(cfg.spam.is_some(), "SPAM routing without a SPAM table");
-        }
         Decode {
             head: Default::default(),
             wflit: Default::default(),
@@ -377,7 +326,7 @@ impl<const W: usize> Decode<W> {
             q_node_ok: Default::default(),
             q_own_hit: Default::default(),
             q_m_d: Default::default(),
-            q_m_here: vdef(mesh as usize),
+            q_m_here: vdef(mesh),
             h_hs: Default::default(),
             h_cls: Default::default(),
             nonempty: Default::default(),
@@ -404,19 +353,25 @@ impl<const W: usize> Decode<W> {
             ho: Default::default(),
             hs: Default::default(),
             hcls: Default::default(),
-            hnode: Default::default(),
+            tr_below: vdef(tree),
+            tr_child: vdef(tree),
+            tr_v: vdef(tree),
+            tr_d: vdef(tree),
+            tr_up: vdef(tree),
+            tr_own_hit: vdef(tree),
+            tr_node_ok: vdef(tree),
+            sp_v_i: vdef(spam as usize),
+            sp_d_i: vdef(spam as usize),
+            m_ok_i: vdef(mesh),
+            m_here_i: vdef(mesh),
+            m_d_i: vdef(mesh),
             class_ok: Default::default(),
-            t_own: Default::default(),
-            t_par_v: Default::default(),
-            t_par_d: Default::default(),
             t_pool: Default::default(),
             c_free: Default::default(),
             c_pick: Default::default(),
             s_wait: Default::default(),
             t_cons: Default::default(),
             t_ch_v: (0..4).map(|_| Default::default()).collect(),
-            t_lo: (0..4).map(|_| Default::default()).collect(),
-            t_hi: (0..4).map(|_| Default::default()).collect(),
             below: (0..4).map(|_| Default::default()).collect(),
             lok: (0..4).map(|_| Default::default()).collect(),
             own_hit: Default::default(),
@@ -424,6 +379,7 @@ impl<const W: usize> Decode<W> {
             arr_cls_ok: Default::default(),
             rt_v: Default::default(),
             rt_d: Default::default(),
+            rt_up: Default::default(),
             sp_ev: Default::default(),
             sp_ed: Default::default(),
             f_v: Default::default(),
@@ -440,32 +396,21 @@ impl<const W: usize> Decode<W> {
             dv_out: Default::default(),
             dv_on: Default::default(),
             dv_en: Constant::new(p.routing == RoutingKind::Tree),
-            own: vdef(classes),
-            par_v: vdef(classes),
-            par_d: vdef(classes),
             pool: vdef(classes),
             spam: Constant::new(spam),
-            _spam_n: sh.spam_n,
-            sp_v: vdef(sh.spam_n),
-            sp_d: vdef(sh.spam_n),
             setup_cycles: (0..(p.setup_cycles > 0) as usize)
                 .map(|_| k::<SETUP_W>(p.setup_cycles as u64))
                 .collect(),
-            ch_v: vdef(classes * 4),
-            ch_lo: vdef(classes * 4),
-            ch_hi: vdef(classes * 4),
             link_v: vdef(4),
             link_cls: vdef(4),
             arr_is_link: Constant::new(is_link),
             arr_v: Default::default(),
             arr_cls: Default::default(),
             arr_d: k::<2>(if is_link { input as u64 } else { 0 }),
-            node_count: k::<W>(cfg.node_count as u64),
             c_bit: k::<8>(flit::C_BIT as u64),
             o_shift: k::<8>(flit::O_SHIFT as u64),
             s_bit: k::<8>(flit::S_BIT as u64),
             class_shift: k::<8>(flit::CLASS_SHIFT as u64),
-            node_shift: k::<8>(flit::NODE_SHIFT as u64),
             s_mask: k::<W>(flit::set_s(0)),
             k_head: k::<KIND_W>(flit::KIND_HEAD),
             k_body: k::<KIND_W>(flit::KIND_BODY),
@@ -487,35 +432,17 @@ impl<const W: usize> Decode<W> {
             e_node_range: ec(RouterError::NodeOutOfRange),
             e_bad_class: ec(RouterError::BadClass),
             e_reserved_kind: ec(RouterError::ReservedKind),
-            mesh: Constant::new(mesh),
-            m_own: vdef(mesh as usize),
-            m_ox: vdef(grid),
-            m_oy: vdef(grid),
-            m_xb: (0..grid).map(|_| k::<8>(mc.xb as u64)).collect(),
-            m_xmask: (0..grid).map(|_| k::<W>((1u64 << mc.xb) - 1)).collect(),
-            m_kmax: (0..grid).map(|_| k::<W>(mc.kmax as u64)).collect(),
-            m_mmax: (0..grid).map(|_| k::<W>(mc.mmax as u64)).collect(),
-            m_n: (0..ham).map(|_| k::<W>(mc.n as u64)).collect(),
-            m_nbr_v: vdef(4 * ham),
-            m_nbr: vdef(4 * ham),
-            m_x: vdef(grid),
-            m_y: vdef(grid),
-            m_ok: Default::default(),
+            mesh: Constant::new(mesh == 1),
             m_here: Default::default(),
             m_d: Default::default(),
-            m_up: vdef(ham),
-            m_fit: vdef(4 * ham),
-            m_sel: vdef(4 * ham),
             links: Default::default(),
             links_m1: Default::default(),
             links_multi: Default::default(),
             m_dres: Default::default(),
             _classes: classes,
-            _n_mesh: mesh as usize,
-            _n_ham: ham,
-            _n_nf: nf,
-            _n_dor: grid - nf,
-            _n_grid: grid,
+            _n_tree: tree,
+            _n_spam: spam as usize,
+            _n_mesh: mesh,
             _n_setup: (p.setup_cycles > 0) as usize,
         }
     }
@@ -533,153 +460,57 @@ impl<const W: usize> Logic for Decode<W> {
             .wflit
             .val()
             .get_bits::<CLASS_W>(self.class_shift.val().index());
-        self.hnode.next = self.wflit.val() >> self.node_shift.val();
 
-        // The table of the header's class (a mux over classes).
-        self.class_ok.next = false;
-        self.t_own.next = 0.into();
-        self.t_par_v.next = false;
-        self.t_par_d.next = 0.into();
         for d in 0..4 {
-            self.t_ch_v[d].next = false;
-            self.t_lo[d].next = 0.into();
-            self.t_hi[d].next = 0.into();
+            self.lok[d].next = self.link_v[d].val() & (self.link_cls[d].val() == self.hcls.val());
         }
+        // The header's class exists.
+        self.class_ok.next = false;
         for c in 0..self._classes {
             if self.hcls.val().index() == c {
                 self.class_ok.next = true;
-                self.t_own.next = self.own[c].val();
-                self.t_par_v.next = self.par_v[c].val();
-                self.t_par_d.next = self.par_d[c].val();
-                for d in 0..4 {
-                    self.t_ch_v[d].next = self.ch_v[c * 4 + d].val();
-                    self.t_lo[d].next = self.ch_lo[c * 4 + d].val();
-                    self.t_hi[d].next = self.ch_hi[c * 4 + d].val();
-                }
             }
         }
+        // The routing sub-block's answer (`tree`, `spam`, `mesh`): each
+        // input vector has one entry where the router has that block, none
+        // where it does not, and then the defaults stand.
         for d in 0..4 {
-            self.below[d].next = self.t_ch_v[d].val()
-                & (self.t_lo[d].val() <= self.hnode.val())
-                & (self.hnode.val() <= self.t_hi[d].val());
-            self.lok[d].next = self.link_v[d].val() & (self.link_cls[d].val() == self.hcls.val());
+            self.below[d].next = false;
+            self.t_ch_v[d].next = false;
         }
-        // Mesh routing functions (router/mesh.rs `MeshConsts::route`): only
-        // comparators against per-router constants, no divider. Packed
-        // addresses split into x and y with wires.
-        // Emitted only for a mesh routing function (`_n_mesh` = 1): a torus
-        // router carries no mesh logic, not even logic synthesis removes.
+        self.rt_v.next = false;
+        self.rt_d.next = 0.into();
+        self.rt_up.next = false;
+        self.own_hit.next = false;
+        self.node_ok.next = false;
+        for k in 0..self._n_tree {
+            self.node_ok.next = self.tr_node_ok[k].val();
+            for d in 0..4 {
+                self.below[d].next = self.tr_below[k].val().get_bit(d);
+                self.t_ch_v[d].next = self.tr_child[k].val().get_bit(d);
+            }
+            self.rt_v.next = self.tr_v[k].val();
+            self.rt_d.next = self.tr_d[k].val();
+            self.rt_up.next = self.tr_up[k].val();
+            self.own_hit.next = self.tr_own_hit[k].val();
+        }
+        self.sp_ev.next = false;
+        self.sp_ed.next = 0.into();
+        for k in 0..self._n_spam {
+            self.sp_ev.next = self.sp_v_i[k].val();
+            self.sp_ed.next = self.sp_d_i[k].val();
+        }
         self.m_here.next = false;
         self.m_d.next = 0.into();
-        self.m_ok.next = false;
-        // Hamiltonian R (paper 001 §2.1): toward a larger label the
-        // neighbour with the largest label <= L(v), else the one with the
-        // smallest label >= L(v); labels are distinct, so one port wins.
-        for k in 0..self._n_ham {
-            self.m_up[k].next = self.m_own[k].val() < self.hnode.val();
-            for d in 0..4 {
-                self.m_fit[d].next = self.m_nbr_v[d].val()
-                    & ((self.m_up[k].val() & (self.m_nbr[d].val() <= self.hnode.val()))
-                        | (!self.m_up[k].val() & (self.m_nbr[d].val() >= self.hnode.val())));
-            }
-            for d in 0..4 {
-                self.m_sel[d].next = self.m_fit[d].val();
-                for e in 0..4 {
-                    if self.m_fit[e].val()
-                        & ((self.m_up[k].val() & (self.m_nbr[e].val() > self.m_nbr[d].val()))
-                            | (!self.m_up[k].val() & (self.m_nbr[e].val() < self.m_nbr[d].val())))
-                    {
-                        self.m_sel[d].next = false;
-                    }
-                }
-            }
-            self.m_ok.next = self.hnode.val() < self.m_n[k].val();
-            self.m_here.next = self.hnode.val() == self.m_own[k].val();
-            if self.m_sel[0].val() {
-                self.m_d.next = 0.into();
-            } else if self.m_sel[1].val() {
-                self.m_d.next = 1.into();
-            } else if self.m_sel[2].val() {
-                self.m_d.next = 2.into();
-            } else if self.m_sel[3].val() {
-                self.m_d.next = 3.into();
-            }
-        }
-        // Packed addresses (`dor`, `negative_first`): x and y by a mask
-        // and a shift, a range check, then the port.
-        for k in 0..self._n_grid {
-            self.m_x[k].next = self.hnode.val() & self.m_xmask[k].val();
-            self.m_y[k].next = self.hnode.val() >> self.m_xb[k].val();
-            self.m_ox[k].next = self.m_own[k].val() & self.m_xmask[k].val();
-            self.m_oy[k].next = self.m_own[k].val() >> self.m_xb[k].val();
-            self.m_ok.next = (self.m_x[k].val() <= self.m_kmax[k].val())
-                & (self.m_y[k].val() <= self.m_mmax[k].val());
-        }
-        for k in 0..self._n_nf {
-            // Negative-first (paper 004 §3.1): -X, -Y, then +X, +Y.
-            if self.m_x[k].val() < self.m_ox[k].val() {
-                self.m_d.next = 1.into();
-            } else if self.m_y[k].val() < self.m_oy[k].val() {
-                self.m_d.next = 3.into();
-            } else if self.m_x[k].val() > self.m_ox[k].val() {
-                self.m_d.next = 0.into();
-            } else if self.m_y[k].val() > self.m_oy[k].val() {
-                self.m_d.next = 2.into();
-            } else {
-                self.m_here.next = true;
-            }
-        }
-        for k in 0..self._n_dor {
-            // Dimension-ordered XY: X until the column matches, then Y.
-            if self.m_x[k].val() > self.m_ox[k].val() {
-                self.m_d.next = 0.into();
-            } else if self.m_x[k].val() < self.m_ox[k].val() {
-                self.m_d.next = 1.into();
-            } else if self.m_y[k].val() > self.m_oy[k].val() {
-                self.m_d.next = 2.into();
-            } else if self.m_y[k].val() < self.m_oy[k].val() {
-                self.m_d.next = 3.into();
-            } else {
-                self.m_here.next = true;
-            }
-        }
-        if self.mesh.val() {
-            self.own_hit.next = self.m_here.val();
-            self.node_ok.next = self.m_ok.val();
-        } else {
-            self.own_hit.next = self.hnode.val() == self.t_own.val();
-            self.node_ok.next = self.hnode.val() < self.node_count.val();
+        for k in 0..self._n_mesh {
+            self.m_here.next = self.m_here_i[k].val();
+            self.m_d.next = self.m_d_i[k].val();
+            self.own_hit.next = self.m_here_i[k].val();
+            self.node_ok.next = self.m_ok_i[k].val();
         }
         self.arr_cls_ok.next =
             !self.arr_is_link.val() | (self.arr_v.val() & (self.arr_cls.val() == self.hcls.val()));
 
-        // TreeTable::route: the first child port (O1..O4) whose range holds
-        // Node, else the parent port (invalid at the root).
-        if self.below[0].val() {
-            self.rt_v.next = true;
-            self.rt_d.next = 0.into();
-        } else if self.below[1].val() {
-            self.rt_v.next = true;
-            self.rt_d.next = 1.into();
-        } else if self.below[2].val() {
-            self.rt_v.next = true;
-            self.rt_d.next = 2.into();
-        } else if self.below[3].val() {
-            self.rt_v.next = true;
-            self.rt_d.next = 3.into();
-        } else {
-            self.rt_v.next = self.t_par_v.val();
-            self.rt_d.next = self.t_par_d.val();
-        }
-        // SPAM: this input's table entry for Node.
-        self.sp_ev.next = false;
-        self.sp_ed.next = 0.into();
-        for n in 0..self._spam_n {
-            if self.hnode.val().index() == n {
-                self.sp_ev.next = self.sp_v[n].val();
-                self.sp_ed.next = self.sp_d[n].val();
-            }
-        }
         // The port of a header for another node: the tree's, or with SPAM
         // and S=0 the SPAM table's (a missing entry: the worm would have to
         // go up again, DownPhaseUp).
@@ -698,8 +529,7 @@ impl<const W: usize> Logic for Decode<W> {
             self.f_v.next = self.rt_v.val();
             self.f_d.next = self.rt_d.val();
             self.f_err.next = self.e_node_range.val();
-            self.f_up.next =
-                self.hs.val() & self.t_par_v.val() & (self.rt_d.val() == self.t_par_d.val());
+            self.f_up.next = self.hs.val() & self.rt_up.val();
         }
         self.f_lok.next = false;
         for d in 0..4 {
@@ -723,7 +553,7 @@ impl<const W: usize> Logic for Decode<W> {
             self.dv_hit.next = self.dv_on.val()
                 & self.rt_v.val()
                 & self.dv_port.val()
-                & !(self.hs.val() & self.t_par_v.val() & (self.rt_d.val() == self.t_par_d.val()));
+                & !(self.hs.val() & self.rt_up.val());
         }
         // O bits: links of the header's class; with SPAM tree child ports only.
         self.o_bad.next = (self.ho.val().get_bit(0)

@@ -1,0 +1,199 @@
+//! Mesh routing functions of one input (native `MeshConsts::route` in
+//! `sim/src/router/mesh.rs`; docs/decisions.md "Issue 6 — mesh routing in
+//! the RTL"): the routing sub-block of a mesh router, one per input.
+//!
+//! * [`HamRoute`]: Hamiltonian R (paper 001 §2.1), for dual-path and
+//!   multi-path worms: among the neighbours whose label lies between this
+//!   router's and `Node`'s, the one closest to `Node`.
+//! * [`GridRoute`]: `dor` (XY) and `negative_first` (paper 004 §3.1, BRCP),
+//!   on packed addresses split into x and y with a mask and a constant
+//!   shift; only the chosen function's port order is emitted.
+//!
+//! Only comparators against per-router constants (the own address and the
+//! neighbour labels are tied-off table inputs; label count, field widths
+//! and mesh sides are generation-time constants), no divider. Outputs, for
+//! the skeleton ([`super::Decode`]): `Node` is in range (`ok`), is this
+//! router (`here`), and the function's port (`d`).
+
+use crate::arbiter::vdef;
+use rust_hdl::prelude::*;
+use wormcast_sim::flit;
+use wormcast_sim::router::mesh::MeshConsts;
+
+#[derive(LogicBlock)]
+pub struct HamRoute<const W: usize> {
+    /// The flit entering the FIFO: the header's `Node` (a Hamiltonian
+    /// label).
+    pub wflit: Signal<In, Bits<W>>,
+    hnode: Signal<Local, Bits<W>>,
+    node_shift: Constant<Bits<8>>,
+    /// This router's label and, per port, the neighbour's (valid, label).
+    pub m_own: Signal<In, Bits<W>>,
+    pub m_nbr_v: Vec<Signal<In, Bit>>,
+    pub m_nbr: Vec<Signal<In, Bits<W>>>,
+    pub ok: Signal<Out, Bit>,
+    pub here: Signal<Out, Bit>,
+    pub d: Signal<Out, Bits<2>>,
+    /// Number of labels.
+    m_n: Constant<Bits<W>>,
+    /// Toward a larger label.
+    up: Signal<Local, Bit>,
+    /// The neighbour on port d fits (label between own and target) / is
+    /// the chosen one.
+    fit: Vec<Signal<Local, Bit>>,
+    sel: Vec<Signal<Local, Bit>>,
+}
+
+impl<const W: usize> HamRoute<W> {
+    pub fn new(mc: &MeshConsts) -> Self {
+        HamRoute {
+            wflit: Default::default(),
+            hnode: Default::default(),
+            node_shift: Constant::new((flit::NODE_SHIFT as u64).into()),
+            m_own: Default::default(),
+            m_nbr_v: vdef(4),
+            m_nbr: vdef(4),
+            ok: Default::default(),
+            here: Default::default(),
+            d: Default::default(),
+            m_n: Constant::new((mc.n as u64).into()),
+            up: Default::default(),
+            fit: vdef(4),
+            sel: vdef(4),
+        }
+    }
+}
+
+impl<const W: usize> Logic for HamRoute<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.hnode.next = self.wflit.val() >> self.node_shift.val();
+        // Toward a larger label the neighbour with the largest label
+        // <= L(v), else the one with the smallest label >= L(v); labels are
+        // distinct, so one port wins.
+        self.up.next = self.m_own.val() < self.hnode.val();
+        for d in 0..4 {
+            self.fit[d].next = self.m_nbr_v[d].val()
+                & ((self.up.val() & (self.m_nbr[d].val() <= self.hnode.val()))
+                    | (!self.up.val() & (self.m_nbr[d].val() >= self.hnode.val())));
+        }
+        for d in 0..4 {
+            self.sel[d].next = self.fit[d].val();
+            for e in 0..4 {
+                if self.fit[e].val()
+                    & ((self.up.val() & (self.m_nbr[e].val() > self.m_nbr[d].val()))
+                        | (!self.up.val() & (self.m_nbr[e].val() < self.m_nbr[d].val())))
+                {
+                    self.sel[d].next = false;
+                }
+            }
+        }
+        self.ok.next = self.hnode.val() < self.m_n.val();
+        self.here.next = self.hnode.val() == self.m_own.val();
+        self.d.next = 0.into();
+        if self.sel[0].val() {
+            self.d.next = 0.into();
+        } else if self.sel[1].val() {
+            self.d.next = 1.into();
+        } else if self.sel[2].val() {
+            self.d.next = 2.into();
+        } else if self.sel[3].val() {
+            self.d.next = 3.into();
+        }
+    }
+}
+
+#[derive(LogicBlock)]
+pub struct GridRoute<const W: usize> {
+    /// The flit entering the FIFO: the header's `Node` (a packed address,
+    /// y above x).
+    pub wflit: Signal<In, Bits<W>>,
+    hnode: Signal<Local, Bits<W>>,
+    node_shift: Constant<Bits<8>>,
+    /// This router's packed address.
+    pub m_own: Signal<In, Bits<W>>,
+    pub ok: Signal<Out, Bit>,
+    pub here: Signal<Out, Bit>,
+    pub d: Signal<Out, Bits<2>>,
+    /// Packed addresses: x field width (shift), x mask, K−1, M−1.
+    m_xb: Constant<Bits<8>>,
+    m_xmask: Constant<Bits<W>>,
+    m_kmax: Constant<Bits<W>>,
+    m_mmax: Constant<Bits<W>>,
+    x: Signal<Local, Bits<W>>,
+    y: Signal<Local, Bits<W>>,
+    ox: Signal<Local, Bits<W>>,
+    oy: Signal<Local, Bits<W>>,
+    /// 1 for the function this router uses, else 0: loop bounds that emit
+    /// only its port order.
+    _n_nf: usize,
+    _n_dor: usize,
+}
+
+impl<const W: usize> GridRoute<W> {
+    /// `negative_first` when `nf`, else `dor`.
+    pub fn new(mc: &MeshConsts, nf: bool) -> Self {
+        GridRoute {
+            wflit: Default::default(),
+            hnode: Default::default(),
+            node_shift: Constant::new((flit::NODE_SHIFT as u64).into()),
+            m_own: Default::default(),
+            ok: Default::default(),
+            here: Default::default(),
+            d: Default::default(),
+            m_xb: Constant::new((mc.xb as u64).into()),
+            m_xmask: Constant::new(((1u64 << mc.xb) - 1).into()),
+            m_kmax: Constant::new((mc.kmax as u64).into()),
+            m_mmax: Constant::new((mc.mmax as u64).into()),
+            x: Default::default(),
+            y: Default::default(),
+            ox: Default::default(),
+            oy: Default::default(),
+            _n_nf: nf as usize,
+            _n_dor: !nf as usize,
+        }
+    }
+}
+
+impl<const W: usize> Logic for GridRoute<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.hnode.next = self.wflit.val() >> self.node_shift.val();
+        // x and y by a mask and a shift, a range check, then the port.
+        self.x.next = self.hnode.val() & self.m_xmask.val();
+        self.y.next = self.hnode.val() >> self.m_xb.val();
+        self.ox.next = self.m_own.val() & self.m_xmask.val();
+        self.oy.next = self.m_own.val() >> self.m_xb.val();
+        self.ok.next = (self.x.val() <= self.m_kmax.val()) & (self.y.val() <= self.m_mmax.val());
+        self.here.next = false;
+        self.d.next = 0.into();
+        for _k in 0..self._n_nf {
+            // Negative-first: -X, -Y, then +X, +Y.
+            if self.x.val() < self.ox.val() {
+                self.d.next = 1.into();
+            } else if self.y.val() < self.oy.val() {
+                self.d.next = 3.into();
+            } else if self.x.val() > self.ox.val() {
+                self.d.next = 0.into();
+            } else if self.y.val() > self.oy.val() {
+                self.d.next = 2.into();
+            } else {
+                self.here.next = true;
+            }
+        }
+        for _k in 0..self._n_dor {
+            // Dimension-ordered XY: X until the column matches, then Y.
+            if self.x.val() > self.ox.val() {
+                self.d.next = 0.into();
+            } else if self.x.val() < self.ox.val() {
+                self.d.next = 1.into();
+            } else if self.y.val() > self.oy.val() {
+                self.d.next = 2.into();
+            } else if self.y.val() < self.oy.val() {
+                self.d.next = 3.into();
+            } else {
+                self.here.next = true;
+            }
+        }
+    }
+}
