@@ -82,11 +82,17 @@ impl Replay {
 
     pub fn words(&self) -> String {
         if self.confirmed {
+            // The detector lists waiting inputs; a worm that holds
+            // several routers waits at several of them.
+            let mut worms: Vec<u32> = self.detector.iter().filter_map(|w| w.message).collect();
+            worms.sort_unstable();
+            worms.dedup();
             format!(
-                "CONFIRMED: deadlocked on the cycle model (start offsets {:?}, trial {} of the search); the runtime detector reports {} waiting worms, all from the witness",
+                "CONFIRMED: deadlocked on the cycle model (start offsets {:?}, trial {} of the search); the runtime detector's cycle has {} waiting inputs of {} worms, all from the witness",
                 self.offsets,
                 self.trials,
-                self.detector.len()
+                self.detector.len(),
+                worms.len()
             )
         } else {
             format!("unconfirmed: {}", self.reason)
