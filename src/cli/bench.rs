@@ -133,7 +133,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             peak_rss_mib: peak_rss_mib(),
         };
         outln!(
-            "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.5} → {:.5} | {:.1} |",
+            "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.3e} → {:.3e} | {:.1} |",
             row.scenario,
             row.routers,
             row.cycles,
