@@ -23,7 +23,6 @@ use crate::hw::*;
 use crate::tables::TableShape;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
-use wormcast_sim::router::mesh::MeshConsts;
 
 #[derive(LogicBlock)]
 pub struct Decoders<const W: usize> {
@@ -93,21 +92,12 @@ impl<const W: usize> Decoders<W> {
         let (n, c, s) = (sh.inputs, sh.classes, sh.spam_n);
         let mesh = p.routing.is_mesh();
         let grid = matches!(p.routing, RoutingKind::Dor | RoutingKind::NegativeFirst);
-        // Network-wide mesh constants (address split, label count); the
-        // per-node ones arrive on the table ports.
-        let mc = match (&cfg.mesh, mesh) {
-            (Some(m), true) => *m,
-            (None, true) => panic!("mesh routing without mesh constants"),
-            (_, false) => MeshConsts {
-                own: 0,
-                xb: 1,
-                kmax: 0,
-                mmax: 0,
-                n: 0,
-                nbr: [None; 4],
-                cons_group: [0; 4],
-                groups: 1,
-            },
+        // Network-wide mesh constants (address split, label count), read
+        // only by the mesh blocks; the per-node ones arrive on table ports.
+        let mc = || {
+            cfg.mesh
+                .as_ref()
+                .expect("mesh routing without mesh constants")
         };
         if p.routing == RoutingKind::Spam {
             assert!(cfg.spam.is_some(), "SPAM routing without a SPAM table");
@@ -161,10 +151,10 @@ impl<const W: usize> Decoders<W> {
                 .map(|_| SpamRoute::new(s))
                 .collect(),
             ham: (0..n * (p.routing == RoutingKind::Hamiltonian) as usize)
-                .map(|_| HamRoute::new(&mc))
+                .map(|_| HamRoute::new(mc()))
                 .collect(),
             grid: (0..n * grid as usize)
-                .map(|_| GridRoute::new(&mc, p.routing == RoutingKind::NegativeFirst))
+                .map(|_| GridRoute::new(mc(), p.routing == RoutingKind::NegativeFirst))
                 .collect(),
             _sh: sh,
         }

@@ -10,9 +10,11 @@
 //! torus router carries no mesh logic and a mesh router no tree tables.
 //!
 //! Purely combinational, in two halves. The pre-decode reads the flit
-//! entering the FIFO (`wflit`), hands its `Node` (and class) to the routing
-//! block, and from the block's answer and the node's constant tables makes
-//! the first-HEAD checks and outcome. Its result (`side`, `SIDE_W` bits) is
+//! entering the FIFO (`wflit`), which the routing block reads too (it takes
+//! `Node` from `wflit` itself, so no path runs from the skeleton into the
+//! block and back, a false loop Verilator's lint reports as UNOPTFLAT),
+//! and from the block's answer and the node's constant tables makes the
+//! first-HEAD checks and outcome. Its result (`side`, `SIDE_W` bits) is
 //! stored beside the flit (issue 12 item 3: the table compares leave the
 //! path from the FIFO head through the arbiter, which had set the router's
 //! clock). The second half reads the head, its stored pre-decode and the
