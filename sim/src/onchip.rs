@@ -462,16 +462,15 @@ impl OnChip {
             self.fabric.wake(r);
         }
         let gens = &self.gens;
-        let local = |r: u32| {
+        self.fabric.evaluate(|r: u32| {
             let g = &gens[r as usize];
             let mut lp = LocalPort::default();
             lp.inj_flit[0] = g.out_flit;
             lp.inj_valid[0] = g.out_valid;
             lp.inj_msg[0] = crate::fabric::NO_MSG;
             lp.cons_ready = [true; MAX_LOCAL];
-            lp
-        };
-        self.fabric.evaluate(&local);
+            Some(lp)
+        });
         let outs = self.outputs();
         let outstanding = outs.received != outs.expected || self.gens.iter().any(|g| g.busy);
         let mut progress = false;

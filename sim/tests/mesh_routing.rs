@@ -543,3 +543,26 @@ fn malformed_first_heads() {
         assert_eq!(h.on(Dir::XMinus.index())[1], mine);
     }
 }
+
+/// The encoders' cheap constants (`MeshConsts::for_routing`) route every
+/// address, in range or not, exactly as a router's full constants do.
+#[test]
+fn encoder_constants_route_like_the_router() {
+    for topo in meshes() {
+        for kind in KINDS {
+            for u in 0..topo.nodes() {
+                let full = MeshConsts::new(kind, &topo, u);
+                let cheap = MeshConsts::for_routing(kind, &topo, u);
+                for a in 0..address_space(kind, &topo) + 2 {
+                    assert_eq!(
+                        cheap.route(kind, a),
+                        full.route(kind, a),
+                        "{kind:?} on {}x{} at {u}, address {a}",
+                        topo.k,
+                        topo.m
+                    );
+                }
+            }
+        }
+    }
+}

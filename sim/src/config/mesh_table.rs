@@ -108,6 +108,27 @@ impl MeshConsts {
         c
     }
 
+    /// The constants `route` reads at node `u`, for the encoders that ask
+    /// the routing function for every hop of every message: XY and
+    /// negative-first compare coordinates only, so the neighbour labels and
+    /// the consumption groups (what `new` spends its time on) are left at
+    /// their defaults for them. Not for a router's configuration.
+    pub fn for_routing(kind: RoutingKind, topo: &Topology, u: NodeId) -> MeshConsts {
+        if kind == RoutingKind::Hamiltonian {
+            return MeshConsts::new(kind, topo, u);
+        }
+        MeshConsts {
+            own: address(kind, topo, u),
+            xb: x_bits(topo.k),
+            kmax: topo.k - 1,
+            mmax: topo.m - 1,
+            n: topo.nodes(),
+            nbr: [None; 4],
+            cons_group: [0; 4],
+            groups: 1,
+        }
+    }
+
     /// Class of the channel leaving through port `d` (`None`: no link).
     /// Hamiltonian: HIGH toward a larger label, else LOW; others: class 0.
     pub fn out_class(&self, kind: RoutingKind, d: Dir) -> Option<u8> {

@@ -4,7 +4,7 @@
 //! its neighbours ([`Fabric::evaluate`]), then at the edge
 //! ([`Fabric::commit`]) each computes its next state from its own registers
 //! and what it sampled. Only the sampled inputs cross routers, so the edge
-//! updates each router's registers in place (`router::step_in_place`) with
+//! updates each router's registers in place (`router::step_masked`) with
 //! the same result as a next-state buffer, without copying whole states.
 //!
 //! Speed comes from skipping quiescent routers, not from anything that could
@@ -21,7 +21,7 @@ pub mod deadlock;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
-use crate::router::{self, Activity, RouterInputs, RouterState};
+use crate::router::{self, Activity, PortMasks, RouterInputs, RouterState};
 use crate::topology::{Dir, Topology};
 
 /// Shadow message number meaning "no message known".
@@ -62,7 +62,15 @@ pub struct Fabric {
     pub params: RouterParams,
     pub cfg: Vec<RouterConfig>,
     pub state: Vec<RouterState>,
-    /// Per active router (same order as `active`): what phase 1 sampled.
+    /// Per router: the port masks of its registers (`router::PortMasks`),
+    /// kept up to date by every step so a step visits only busy ports.
+    masks: Vec<PortMasks>,
+    /// Per router: link inputs whose upstream output register holds a flit
+    /// (bit `i` = input `i`), kept by the upstream router's steps so that
+    /// sampling visits only links with a flit on offer.
+    offered: Vec<u8>,
+    /// Per active router (same order as `active`, possibly longer: slots
+    /// are reused across cycles): what phase 1 sampled.
     sampled: Vec<Sampled>,
     pub shadow: Vec<Shadow>,
     /// Per router and link input: the upstream `(router, output)`.
@@ -75,6 +83,7 @@ pub struct Fabric {
     next_active: Vec<u32>,
     pub cycle: u64,
     /// Per router and input: last cycle its FIFO head moved or it was empty.
+    /// Kept only for inputs that hold a flit; meaningless for empty ones.
     pub last_move: Vec<[u64; MAX_INPUTS]>,
     /// Per router and output: flits sent (link utilisation).
     pub sent: Vec<[u64; MAX_OUTPUTS]>,
@@ -118,6 +127,8 @@ impl Fabric {
             params,
             cfg,
             state: vec![RouterState::reset(); n],
+            masks: vec![PortMasks::default(); n],
+            offered: vec![0; n],
             sampled: Vec::with_capacity(n),
             shadow: vec![Shadow::default(); n],
             upstream,
@@ -146,86 +157,81 @@ impl Fabric {
         &self.active
     }
 
-    /// The router inputs of `r` this cycle.
-    fn gather(&self, r: usize, local: &LocalPort) -> RouterInputs {
+    /// What router `r` sees this cycle: its inputs and, per input, the
+    /// message number of the flit on offer. `local` is what its NI drives
+    /// (`None`: no injection and every consumption channel ready).
+    ///
+    /// Only the links in `offered` are read (flit and shadow), and a
+    /// downstream `ready` only for a full output register of `r`
+    /// (`router::step_masked`: an empty one can load either way).
+    ///
+    /// `sm` is a slot reused from earlier cycles: only the valids and
+    /// readies are cleared, since a flit and its message number are read
+    /// only where a valid is set.
+    fn gather(&self, r: usize, local: Option<&LocalPort>, sm: &mut Sampled) {
         let p = &self.params;
-        let mut io = RouterInputs::default();
-        let own = &self.state[r].out;
-        for (i, own) in own.iter().enumerate().take(4) {
-            if let Some((u, o)) = self.upstream[r][i] {
-                let out = &self.state[u as usize].out[o as usize];
-                io.flit[i] = out.flit;
-                io.valid[i] = out.valid;
-            }
-            // A downstream `ready` matters only to a full output register
-            // (`router::step_in_place`: an empty one can load either way),
-            // so the neighbour's registers are read only then.
-            if own.valid {
-                if let Some((v, j)) = self.downstream[r][i] {
-                    io.ready[i] = self.state[v as usize].inp[j as usize].ready;
-                }
+        let io = &mut sm.io;
+        io.valid = [false; MAX_INPUTS];
+        // Links not ready until read below; consumption channels ready
+        // unless the NI says otherwise (a fixed-size store, no memset).
+        io.ready = [false, false, false, false, true, true, true, true];
+        for i in router::bits(self.offered[r]) {
+            let (u, o) = self.upstream[r][i].expect("a link with a flit on offer is wired");
+            io.flit[i] = self.state[u as usize].out[o as usize].flit;
+            io.valid[i] = true;
+            sm.in_msg[i] = self.shadow[u as usize].out[o as usize];
+        }
+        for i in router::bits(self.masks[r].valid & 0xF) {
+            if let Some((v, j)) = self.downstream[r][i] {
+                io.ready[i] = self.state[v as usize].inp[j as usize].ready;
             }
         }
-        for k in 0..p.injection {
-            io.flit[4 + k] = local.inj_flit[k];
-            io.valid[4 + k] = local.inj_valid[k];
-        }
-        for k in 0..p.consumption {
-            io.ready[4 + k] = local.cons_ready[k];
+        if let Some(lp) = local {
+            for k in 0..p.injection {
+                io.flit[4 + k] = lp.inj_flit[k];
+                io.valid[4 + k] = lp.inj_valid[k];
+            }
+            for k in 0..p.consumption {
+                io.ready[4 + k] = lp.cons_ready[k];
+            }
+            sm.in_msg[4..4 + crate::config::MAX_LOCAL].copy_from_slice(&lp.inj_msg);
         }
         // A raw driver holding a link replaces the upstream output register
-        // and shows the upstream router `ready = 0`.
+        // (and its message number) and shows the upstream router `ready = 0`.
         for d in self.drives.iter().filter(|d| d.holding) {
             if d.router as usize == r {
-                io.flit[d.input as usize] = d.flit;
-                io.valid[d.input as usize] = d.valid;
+                let k = d.input as usize;
+                io.flit[k] = d.flit;
+                io.valid[k] = d.valid;
+                sm.in_msg[k] = if d.valid {
+                    crate::network::raw::RAW_MSG | d.worm
+                } else {
+                    NO_MSG
+                };
             }
             if d.upstream.0 as usize == r {
                 io.ready[d.upstream.1 as usize] = false;
             }
         }
-        io
-    }
-
-    /// The raw driver holding link input `k` of router `r`, if any.
-    fn drive_on(&self, r: usize, k: usize) -> Option<&crate::network::raw::LinkDrive> {
-        self.drives
-            .iter()
-            .find(|d| d.holding && d.router as usize == r && d.input as usize == k)
     }
 
     /// Phase 1: samples what every active router sees this cycle (its
     /// neighbours' output registers and `ready`, its NI's drive, the raw
-    /// link drivers). `local(r)` gives what router `r`'s NI drives. Nothing
-    /// is written to the registers: between this and [`Fabric::commit`] the
-    /// NIs read the current registers, and may change what they drive next.
-    pub fn evaluate(&mut self, local: &dyn Fn(u32) -> LocalPort) {
+    /// link drivers). `local(r)` gives what router `r`'s NI drives, `None`
+    /// when it drives nothing. Nothing is written to the registers: between
+    /// this and [`Fabric::commit`] the NIs read the current registers, and
+    /// may change what they drive next.
+    pub fn evaluate(&mut self, local: impl Fn(u32) -> Option<LocalPort>) {
         let mut sampled = std::mem::take(&mut self.sampled);
-        sampled.clear();
-        for &r in &self.active {
-            let r = r as usize;
-            let lp = local(r as u32);
-            let io = self.gather(r, &lp);
-            let mut in_msg = [NO_MSG; MAX_INPUTS];
-            for (k, m) in in_msg.iter_mut().enumerate().take(4) {
-                if !io.valid[k] {
-                    continue;
-                }
-                let drive = if self.drives.is_empty() {
-                    None
-                } else {
-                    self.drive_on(r, k)
-                };
-                *m = match drive {
-                    Some(d) => crate::network::raw::RAW_MSG | d.worm,
-                    None => {
-                        let (u, o) = self.upstream[r][k].expect("wired link");
-                        self.shadow[u as usize].out[o as usize]
-                    }
-                };
-            }
-            in_msg[4..4 + crate::config::MAX_LOCAL].copy_from_slice(&lp.inj_msg);
-            sampled.push(Sampled { io, in_msg });
+        if sampled.len() < self.active.len() {
+            let blank = Sampled {
+                io: RouterInputs::default(),
+                in_msg: [NO_MSG; MAX_INPUTS],
+            };
+            sampled.resize(self.active.len(), blank);
+        }
+        for (&r, sm) in self.active.iter().zip(sampled.iter_mut()) {
+            self.gather(r as usize, local(r).as_ref(), sm);
         }
         self.sampled = sampled;
     }
@@ -241,7 +247,14 @@ impl Fabric {
         let c = self.cycle + 1;
         for (&ru, sm) in active.iter().zip(&sampled) {
             let r = ru as usize;
-            let act = router::step_in_place(&self.cfg[r], &self.params, &mut self.state[r], &sm.io);
+            let valid_before = self.masks[r].valid;
+            let act = router::step_masked(
+                &self.cfg[r],
+                &self.params,
+                &mut self.state[r],
+                &sm.io,
+                &mut self.masks[r],
+            );
             self.router_steps += 1;
             // Shadow message numbers follow the flits. Written in place: no
             // other router reads this one's shadows after phase 1. Each input
@@ -275,7 +288,11 @@ impl Fabric {
             if act.errors != 0 || act.truncated != 0 {
                 on_activity(ru, &act);
             }
-            let mut moved = act.popped | act.was_empty;
+            // Every reader of `last_move` looks only at inputs with a flit,
+            // whose last "moved or empty" cycle is the last pop or the push
+            // into an empty FIFO: recording just those gives the same values
+            // without touching every empty input every cycle.
+            let mut moved = act.popped | (act.was_empty & act.pushed);
             while moved != 0 {
                 let k = moved.trailing_zeros() as usize;
                 moved &= moved - 1;
@@ -293,6 +310,13 @@ impl Fabric {
             if (act.busy != 0 || act.out_valid != 0) && self.mark[r] != c {
                 self.mark[r] = c;
                 self.next_active.push(ru);
+            }
+            // Link outputs that filled or emptied change what the
+            // downstream router is offered.
+            for d in router::bits((valid_before ^ act.out_valid) & 0xF) {
+                if let Some((v, j)) = self.downstream[r][d] {
+                    self.offered[v as usize] ^= 1 << j;
+                }
             }
             let mut full = act.out_valid & 0xF;
             while full != 0 {

@@ -624,25 +624,25 @@ impl Network {
             self.drive_twin();
         }
         let nis = &self.nis;
-        let local = |r: u32| {
-            let mut lp = LocalPort {
-                cons_ready: [true; crate::config::MAX_LOCAL],
-                ..LocalPort::default()
-            };
-            // An NI off the busy list has no flit on offer (`send` sets
-            // `out_valid` only on busy NIs and drops an NI from the list only
-            // when idle), so its senders need not be read.
+        // An NI off the busy list has no flit on offer (`send` sets
+        // `out_valid` only on busy NIs and drops an NI from the list only
+        // when idle), so its senders need not be read. The sinks always
+        // accept.
+        self.fabric.evaluate(|r: u32| {
             let ni = &nis[r as usize];
-            if ni.busy {
+            ni.busy.then(|| {
+                let mut lp = LocalPort {
+                    cons_ready: [true; crate::config::MAX_LOCAL],
+                    ..LocalPort::default()
+                };
                 for (k, s) in ni.senders.iter().enumerate() {
                     lp.inj_flit[k] = s.out_flit;
                     lp.inj_valid[k] = s.out_valid;
                     lp.inj_msg[k] = s.out_msg;
                 }
-            }
-            lp
-        };
-        self.fabric.evaluate(&local);
+                lp
+            })
+        });
         self.consume();
         self.send();
         if !self.fabric.drives.is_empty() {

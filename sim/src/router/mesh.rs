@@ -122,7 +122,7 @@ pub fn negative_first((x, y): (u32, u32), t: (u32, u32)) -> Option<Dir> {
 /// The next node from `u` toward `v` under `kind` on `topo`, by the router's
 /// own function (what the encoders check their worms against).
 pub fn next_node(kind: RoutingKind, topo: &Topology, u: NodeId, v: NodeId) -> Option<NodeId> {
-    let c = MeshConsts::new(kind, topo, u);
+    let c = MeshConsts::for_routing(kind, topo, u);
     let d = c.route(kind, address(kind, topo, v)).ok()??;
     topo.neighbor(u, d)
 }

@@ -184,7 +184,6 @@ pub struct Activity {
 
 /// What an input wants this cycle, decided from its FIFO head.
 enum Action {
-    None,
     /// A first HEAD still paying the header setup delay.
     Setup,
     /// Idle input with a first HEAD: request these outputs; `strip` if the
@@ -197,21 +196,12 @@ enum Action {
     },
     /// Send `flit` to exactly these outputs (all must accept), then pop.
     /// `release` frees the reservation (TAIL).
-    Send {
-        flit: Flit,
-        outs: u8,
-        release: bool,
-    },
+    Send { flit: Flit, outs: u8, release: bool },
     /// Drop the head flit; `release_idle` returns to Idle.
-    Drop {
-        to_idle: bool,
-    },
+    Drop { to_idle: bool },
     /// Malformed: count `err`, drop the head flit, go to Discard (or stay
     /// Idle for a TAIL at an idle input).
-    Error {
-        err: RouterError,
-        to_idle: bool,
-    },
+    Error { err: RouterError, to_idle: bool },
 }
 
 /// The next-state function. `next` receives the registers after the clock
@@ -231,23 +221,116 @@ pub fn step(
 }
 
 /// [`step`] on the registers themselves: `s` holds the registers before the
-/// clock edge on entry and after it on return.
-///
-/// Why this is the same function: every register is read before the first
-/// write that could change it. The outputs' `valid` and `owner` bits are
-/// sampled (`can_load`, `owned`) before any output is written; input `i`'s
-/// decision reads only input `i`'s registers, which no other input's action
-/// writes; the priority is read before it is written; `ready` is read in the
-/// last loop just before it is rewritten. Writes happen in the same order as
-/// in the two-buffer form, so where two writes hit one register the same
-/// one wins. `step` (copy, then this) keeps the two-buffer contract for its
-/// callers, and `sim/tests` plus the lockstep tests check it against the RTL.
+/// clock edge on entry and after it on return. Derives the [`PortMasks`]
+/// from the registers, then runs [`step_masked`].
 pub fn step_in_place(
     cfg: &RouterConfig,
     p: &RouterParams,
     s: &mut RouterState,
     io: &RouterInputs,
 ) -> Activity {
+    let mut m = PortMasks::of(s, p);
+    step_masked(cfg, p, s, io, &mut m)
+}
+
+/// Bit masks over a router's ports, derived from its registers. Not
+/// hardware: the fabric kernel keeps one per router beside the registers and
+/// [`step_masked`] updates it, so a step visits only the ports that hold
+/// something (a router streaming one worm has one busy input and one full
+/// output of 5–8) instead of scanning every port's registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PortMasks {
+    /// Inputs whose FIFO holds a flit.
+    pub nonempty: u8,
+    /// Inputs whose state is not `Idle`.
+    pub nonidle: u8,
+    /// Output registers that hold a flit (`out.valid`).
+    pub valid: u8,
+    /// Outputs with an owner.
+    pub owned: u8,
+}
+
+impl PortMasks {
+    /// The masks of registers `s` (all zero for [`RouterState::reset`]).
+    pub fn of(s: &RouterState, p: &RouterParams) -> PortMasks {
+        let mut m = PortMasks {
+            owned: owned_mask(s, p.outputs()),
+            ..PortMasks::default()
+        };
+        for (i, inp) in s.inp[..p.inputs()].iter().enumerate() {
+            m.nonempty |= (!inp.fifo.is_empty() as u8) << i;
+            m.nonidle |= ((inp.state != InState::Idle) as u8) << i;
+        }
+        for (o, out) in s.out[..p.outputs()].iter().enumerate() {
+            m.valid |= (out.valid as u8) << o;
+        }
+        m
+    }
+}
+
+/// The low `n` bits.
+fn low_bits(n: usize) -> u8 {
+    ((1u16 << n) - 1) as u8
+}
+
+/// The bits of a mask, lowest first.
+#[derive(Clone, Copy)]
+pub(crate) struct Bits(u8);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+#[inline(always)]
+pub(crate) fn bits(m: u8) -> Bits {
+    Bits(m)
+}
+
+/// Bit `k` set when `v[k]`: one multiply instead of eight shifts. Each
+/// byte is 0 or 1 and the constant moves byte `k` to bit `56 + k`; the other
+/// partial products land on distinct bits outside 56..64, so nothing
+/// carries into the result.
+#[inline(always)]
+fn bool_mask(v: &[bool; MAX_INPUTS]) -> u8 {
+    const _: () = assert!(MAX_INPUTS == 8, "bool_mask packs eight bytes");
+    let x = u64::from_le_bytes(v.map(u8::from));
+    (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// [`step_in_place`] with the port masks `m` of `s` supplied by the caller
+/// and brought up to date for the registers after the edge.
+///
+/// Why this is the same function as the two-buffer [`step`]: every
+/// register is read before the first write that could change it. The
+/// outputs' `valid` and `owner` bits are taken from the masks (`can_load`,
+/// `owned`) before any output is written; input `i`'s decision reads only
+/// input `i`'s registers, which no other input's action writes; the
+/// priority is read before it is written; `ready` is read in the accept
+/// loop just before it is rewritten. Writes happen in the same order as in
+/// the two-buffer form (inputs in ascending order), so where two writes hit
+/// one register the same one wins. A port the masks leave out is one whose
+/// registers this edge cannot change: an empty idle input with no flit
+/// offered, an empty output register. `step` (copy, then this) keeps the
+/// two-buffer contract for its callers, and `sim/tests` plus the lockstep
+/// tests check it against the RTL.
+pub fn step_masked(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    s: &mut RouterState,
+    io: &RouterInputs,
+    m: &mut PortMasks,
+) -> Activity {
+    debug_assert_eq!(*m, PortMasks::of(s, p), "port masks out of date");
     let n_in = p.inputs();
     let n_out = p.outputs();
     let mut act = Activity {
@@ -257,43 +340,29 @@ pub fn step_in_place(
 
     // Output registers: a flit leaves when downstream is ready; an output can
     // take a new flit at this edge if it is empty or its flit leaves now.
-    // The owners are sampled in the same pass (`owned`): nothing below writes
-    // an owner before every input has decided.
-    let mut can_load = 0u8;
-    let mut was_valid = 0u8;
-    let mut owned = 0u8;
-    for (o, out) in s.out[..n_out].iter_mut().enumerate() {
-        let valid = out.valid;
-        let ready = io.ready[o];
-        was_valid |= (valid as u8) << o;
-        owned |= ((out.owner != NO_OWNER) as u8) << o;
-        if valid && ready {
+    let was_valid = m.valid;
+    for o in bits(was_valid) {
+        if io.ready[o] {
             act.sent |= 1 << o;
-            out.valid = false;
+            s.out[o].valid = false;
         }
-        can_load |= ((!valid || ready) as u8) << o;
     }
+    let can_load = (!was_valid | act.sent) & low_bits(n_out);
+    let owned = m.owned;
 
-    // Decide every input's action from its current FIFO head.
+    // Decide every non-empty input's action from its FIFO head.
     let mut requests = [0u8; MAX_INPUTS];
+    let mut requesting = 0u8;
     let mut strips = 0u8;
     let mut diverts = 0u8;
     let mut classes = [0u8; MAX_INPUTS];
-    for i in 0..n_in {
-        let action = match s.inp[i].fifo.peek() {
-            None => {
-                act.was_empty |= 1 << i;
-                Action::None
-            }
-            Some(f) => {
-                if s.inp[i].state == InState::Discard {
-                    act.discarded |= 1 << i;
-                }
-                decide(cfg, p, i, &s.inp[i], f, owned)
-            }
-        };
-        match action {
-            Action::None => {}
+    act.was_empty = !m.nonempty & low_bits(n_in);
+    for i in bits(m.nonempty) {
+        let f = s.inp[i].fifo.get(0);
+        if s.inp[i].state == InState::Discard {
+            act.discarded |= 1 << i;
+        }
+        match decide(cfg, p, i, &s.inp[i], f, owned) {
             Action::Setup => s.inp[i].setup += 1,
             Action::Request {
                 mask,
@@ -303,12 +372,9 @@ pub fn step_in_place(
             } => {
                 requests[i] = mask;
                 classes[i] = class;
-                if strip {
-                    strips |= 1 << i;
-                }
-                if divert {
-                    diverts |= 1 << i;
-                }
+                requesting |= ((mask != 0) as u8) << i;
+                strips |= (strip as u8) << i;
+                diverts |= (divert as u8) << i;
             }
             Action::Send {
                 flit,
@@ -317,10 +383,7 @@ pub fn step_in_place(
             } => {
                 if outs & can_load == outs {
                     // `outs` lies within `can_load`, so within `n_out`.
-                    let mut m = outs;
-                    while m != 0 {
-                        let o = m.trailing_zeros() as usize;
-                        m &= m - 1;
+                    for o in bits(outs) {
                         s.out[o].flit = flit;
                         s.out[o].valid = true;
                         act.loaded_from[o] = i as u8;
@@ -330,7 +393,9 @@ pub fn step_in_place(
                     s.inp[i].fifo.pop();
                     act.popped |= 1 << i;
                     if release {
-                        release_all(s, i, reserved, n_out);
+                        release_all(s, i, reserved);
+                        m.owned &= !reserved;
+                        m.nonidle &= !(1 << i);
                     }
                 }
             }
@@ -341,6 +406,7 @@ pub fn step_in_place(
                     // Only a TAIL at a discarding input that holds nothing.
                     act.truncated |= 1 << i;
                     s.inp[i].state = InState::Idle;
+                    m.nonidle &= !(1 << i);
                 }
             }
             Action::Error { err, to_idle } => {
@@ -353,8 +419,10 @@ pub fn step_in_place(
                 }
                 act.err_codes[i] = err.code();
                 s.inp[i].state = if to_idle {
+                    m.nonidle &= !(1 << i);
                     InState::Idle
                 } else {
+                    m.nonidle |= 1 << i;
                     InState::Discard
                 };
                 s.err_count = s.err_count.saturating_add(1);
@@ -366,51 +434,57 @@ pub fn step_in_place(
     // Atomic reservation among idle inputs with a request.
     // With no request the arbiter changes nothing (its priority is kept), so
     // it is skipped: the common case of a router only streaming bodies.
-    if requests[..n_in].iter().any(|&m| m != 0) {
+    if requesting != 0 {
         let maskable = if p.routing.is_mesh() { 0 } else { 0xFF };
         let arb = arbiter::arbitrate_masking(&requests[..n_in], owned, s.prio, maskable);
         s.prio = arb.prio;
-        for i in 0..n_in {
-            if arb.granted >> i & 1 == 1 {
-                let mask = requests[i];
-                act.granted |= 1 << i;
-                s.inp[i].state = if diverts >> i & 1 == 1 {
-                    InState::Diverted
-                } else {
-                    InState::Active
-                };
-                s.inp[i].reserved = mask;
-                s.inp[i].class = classes[i];
-                for o in 0..n_out {
-                    if mask >> o & 1 == 1 {
-                        s.out[o].owner = i as u8;
-                    }
-                }
-                if strips >> i & 1 == 1 {
-                    s.inp[i].fifo.pop();
-                    act.popped |= 1 << i;
-                }
+        for i in bits(arb.granted) {
+            let mask = requests[i];
+            act.granted |= 1 << i;
+            s.inp[i].state = if diverts >> i & 1 == 1 {
+                InState::Diverted
+            } else {
+                InState::Active
+            };
+            s.inp[i].reserved = mask;
+            s.inp[i].class = classes[i];
+            for o in bits(mask) {
+                s.out[o].owner = i as u8;
+            }
+            m.owned |= mask;
+            m.nonidle |= 1 << i;
+            if strips >> i & 1 == 1 {
+                s.inp[i].fifo.pop();
+                act.popped |= 1 << i;
             }
         }
     }
 
     // Accept flits from upstream, then register ready for the next cycle.
-    let mut popped = act.popped;
-    while popped != 0 {
-        let i = popped.trailing_zeros() as usize;
-        popped &= popped - 1;
+    // `ready` is still the value upstream saw: it is rewritten just below,
+    // and only where the FIFO's length changed (elsewhere it already equals
+    // `len < depth`).
+    for i in bits(act.popped) {
         s.inp[i].setup = 0;
     }
-    for (i, inp) in s.inp[..n_in].iter_mut().enumerate() {
-        // `ready` is still the value upstream saw: it is rewritten just below.
-        if io.valid[i] && inp.ready {
+    for i in bits(bool_mask(&io.valid) & low_bits(n_in)) {
+        let inp = &mut s.inp[i];
+        if inp.ready {
             inp.fifo.push(io.flit[i], p.depth);
             act.pushed |= 1 << i;
         }
-        inp.ready = inp.fifo.len() < p.depth;
-        act.busy |= ((!inp.fifo.is_empty() || inp.state != InState::Idle) as u8) << i;
     }
+    for i in bits(act.popped | act.pushed) {
+        let inp = &mut s.inp[i];
+        inp.ready = inp.fifo.len() < p.depth;
+        if inp.fifo.is_empty() {
+            m.nonempty &= !(1 << i);
+        }
+    }
+    m.nonempty |= act.pushed;
+    act.busy = m.nonempty | m.nonidle;
     act.out_valid = (was_valid & !act.sent) | act.loaded;
+    m.valid = act.out_valid;
     act
 }
 
@@ -419,11 +493,9 @@ pub fn owned_mask(s: &RouterState, n_out: usize) -> u8 {
     (0..n_out).fold(0u8, |m, o| m | ((s.out[o].owner != NO_OWNER) as u8) << o)
 }
 
-fn release_all(s: &mut RouterState, i: usize, reserved: u8, n_out: usize) {
-    for o in 0..n_out {
-        if reserved >> o & 1 == 1 {
-            s.out[o].owner = NO_OWNER;
-        }
+fn release_all(s: &mut RouterState, i: usize, reserved: u8) {
+    for o in bits(reserved) {
+        s.out[o].owner = NO_OWNER;
     }
     s.inp[i].reserved = 0;
     s.inp[i].state = InState::Idle;
@@ -516,5 +588,24 @@ fn decide(
             }
         }
         (InState::Discard, _) => Action::Drop { to_idle: false },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bool_mask_packs_every_pattern() {
+        for m in 0..=255u8 {
+            let v: [bool; MAX_INPUTS] = std::array::from_fn(|k| m >> k & 1 == 1);
+            assert_eq!(bool_mask(&v), m);
+        }
+    }
+
+    #[test]
+    fn bits_lists_set_bits_lowest_first() {
+        assert_eq!(bits(0b1010_0101).collect::<Vec<_>>(), [0, 2, 5, 7]);
+        assert_eq!(bits(0).count(), 0);
     }
 }

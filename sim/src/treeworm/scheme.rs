@@ -239,7 +239,7 @@ pub fn router_route(
     topo: &Topology,
 ) -> impl Fn(NodeId, NodeId) -> Option<Dir> + '_ {
     move |u, v| {
-        MeshConsts::new(kind, topo, u)
+        MeshConsts::for_routing(kind, topo, u)
             .route(kind, address(kind, topo, v))
             .ok()
             .flatten()
