@@ -12,6 +12,9 @@
 //! `next == cur` unless a flit arrives, so it is stepped only when a
 //! neighbour or its NI offers one. The active set is rebuilt each cycle from
 //! the routers that did something, so cost follows traffic, not network size.
+//! Inside a stepped router the same holds per port: the kernel keeps each
+//! router's port masks (`router::PortMasks`) and which of its link inputs
+//! are offered a flit, so sampling and the step touch only busy ports.
 //!
 //! The fabric also mirrors every flit's message number in *shadow* registers
 //! beside the router state. They are not hardware; they let the deadlock
@@ -152,6 +155,12 @@ impl Fabric {
         }
     }
 
+    /// Output registers of router `r` that hold a flit (bit `o` = output
+    /// `o`), from its port masks.
+    pub fn out_valid(&self, r: u32) -> u8 {
+        self.masks[r as usize].valid
+    }
+
     /// Routers stepped in the current cycle (valid between `wake`s and `tick`).
     pub fn active(&self) -> &[u32] {
         &self.active
@@ -264,10 +273,7 @@ impl Fabric {
             // would need a full FIFO, which is not ready).
             let sh = &mut self.shadow[r];
             let inp = &self.state[r].inp;
-            let mut loaded = act.loaded;
-            while loaded != 0 {
-                let o = loaded.trailing_zeros() as usize;
-                loaded &= loaded - 1;
+            for o in router::bits(act.loaded) {
                 let src = act.loaded_from[o] as usize;
                 let rd = (inp[src].fifo.rd as usize + MAX_DEPTH - 1) % MAX_DEPTH;
                 let mut m = sh.fifo[src][rd];
@@ -277,10 +283,7 @@ impl Fabric {
                 }
                 sh.out[o] = m;
             }
-            let mut pushed = act.pushed;
-            while pushed != 0 {
-                let k = pushed.trailing_zeros() as usize;
-                pushed &= pushed - 1;
+            for k in router::bits(act.pushed) {
                 let f = &inp[k].fifo;
                 let slot = (f.rd as usize + f.count as usize + MAX_DEPTH - 1) % MAX_DEPTH;
                 sh.fifo[k][slot] = sm.in_msg[k];
@@ -292,16 +295,10 @@ impl Fabric {
             // whose last "moved or empty" cycle is the last pop or the push
             // into an empty FIFO: recording just those gives the same values
             // without touching every empty input every cycle.
-            let mut moved = act.popped | (act.was_empty & act.pushed);
-            while moved != 0 {
-                let k = moved.trailing_zeros() as usize;
-                moved &= moved - 1;
+            for k in router::bits(act.popped | (act.was_empty & act.pushed)) {
                 self.last_move[r][k] = self.cycle;
             }
-            let mut sent = act.sent;
-            while sent != 0 {
-                let o = sent.trailing_zeros() as usize;
-                sent &= sent - 1;
+            for o in router::bits(act.sent) {
                 self.sent[r][o] += 1;
             }
             // Next cycle's active set, in the order the routers stepped: a
@@ -318,10 +315,7 @@ impl Fabric {
                     self.offered[v as usize] ^= 1 << j;
                 }
             }
-            let mut full = act.out_valid & 0xF;
-            while full != 0 {
-                let d = full.trailing_zeros() as usize;
-                full &= full - 1;
+            for d in router::bits(act.out_valid & 0xF) {
                 if let Some((v, _)) = self.downstream[r][d] {
                     if self.mark[v as usize] != c {
                         self.mark[v as usize] = c;

@@ -691,12 +691,12 @@ impl Network {
         let nc = self.v.params.consumption;
         for idx in 0..self.fabric.active().len() {
             let r = self.fabric.active()[idx];
-            for c in 0..nc {
+            // The port masks say which consumption registers hold a flit
+            // without touching the router's registers.
+            let full = self.fabric.out_valid(r) >> 4;
+            for c in (0..nc).filter(|&c| full >> c & 1 == 1) {
                 let o = consumption_output(c as u8);
                 let out = self.fabric.state[r as usize].out[o];
-                if !out.valid {
-                    continue;
-                }
                 let sh = self.fabric.shadow[r as usize].out[o];
                 self.sink(r, c, out.flit, sh, now);
                 if in_window && matches!(flit::kind(out.flit), Kind::Body | Kind::Tail) {

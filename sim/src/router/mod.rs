@@ -5,8 +5,10 @@
 //! RTL style: [`RouterState`] holds exactly the registers the RTL has, with
 //! the same names; [`step`] is the pure next-state function of (configuration,
 //! registers, inputs) into a separate next state; [`step_in_place`] is the
-//! same function applied to the registers themselves, which the fabric
-//! kernel uses so it never copies a whole state. Outputs are
+//! same function applied to the registers themselves, and [`step_masked`]
+//! is that with the port masks ([`PortMasks`]) kept by the caller, which
+//! the fabric kernel uses so it never copies a whole state and visits only
+//! the ports that hold something. Outputs are
 //! registers only (`out[o].flit/valid`, `inp[i].ready`), so no combinational
 //! path runs from a router's inputs to its outputs and any fabric, wrap links
 //! included, is free of combinational loops.
@@ -285,7 +287,9 @@ impl Iterator for Bits {
         if self.0 == 0 {
             return None;
         }
-        let b = self.0.trailing_zeros() as usize;
+        // `& 7` changes nothing (the mask is not zero) but tells the
+        // compiler the index fits an 8-entry port array: no bounds checks.
+        let b = (self.0.trailing_zeros() & 7) as usize;
         self.0 &= self.0 - 1;
         Some(b)
     }
