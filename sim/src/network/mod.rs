@@ -688,13 +688,11 @@ impl Network {
         let now = self.cycle();
         let (w0, w1) = self.window();
         let in_window = now >= w0 && now < w1;
-        let nc = self.v.params.consumption;
         for idx in 0..self.fabric.active().len() {
             let r = self.fabric.active()[idx];
             // The port masks say which consumption registers hold a flit
             // without touching the router's registers.
-            let full = self.fabric.out_valid(r) >> 4;
-            for c in (0..nc).filter(|&c| full >> c & 1 == 1) {
+            for c in crate::router::bits(self.fabric.out_valid(r) >> 4) {
                 let o = consumption_output(c as u8);
                 let out = self.fabric.state[r as usize].out[o];
                 let sh = self.fabric.shadow[r as usize].out[o];
