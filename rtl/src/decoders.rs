@@ -11,7 +11,7 @@
 //! accepts but emits as wrong Verilog (RUST_HDL.md). Here the wiring is
 //! written out by hand, once as Rust copies for simulation ([`Logic::update`])
 //! and once as Verilog assignments ([`Logic::hdl`]), both from
-//! [`Decoders::wires`]'s order; the router core sees one array level
+//! `Decoders::wires`'s order; the router core sees one array level
 //! (`dec.req[i]`).
 
 use crate::arbiter::vdef;

@@ -52,7 +52,7 @@ impl FromStr for Sampler {
 }
 
 /// One random multicast `(source, destinations)` with `k` destinations.
-/// `k` must be below the number of nodes ([`curve_point`] checks it).
+/// `k` must be below the number of nodes ([`Experiment::point`] checks it).
 pub fn sample(grid: &Grid, k: usize, how: Sampler, rng: &mut ChaCha8Rng) -> (Point, Vec<Point>) {
     let n = grid.nodes();
     // Index i of the n − 1 non-source nodes, skipping the source id s.

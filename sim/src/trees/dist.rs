@@ -2,7 +2,7 @@
 //! at one pair many times (500 random single-link faults per size in §7, 500
 //! random Roskind–Tarjan pairs per size in §5.3).
 //!
-//! Why a table and not [`crate::trees::metrics`]: the fault metrics need
+//! Why a table and not [`crate::trees::metrics()`]: the fault metrics need
 //! `d_T(a, r)` for an arbitrary relay router `r`, so the per-source walks of
 //! `metrics` are not enough. One walk per source fills a row in `O(N)`, the
 //! whole table in `O(N²)` (33×33: 1.2 M `u16`, 2.4 MB per tree).

@@ -85,7 +85,7 @@ struct Acc {
 /// CD and AD of `trees` (all on the same topology; at least one).
 ///
 /// Panics only on a programming error (empty slice or trees of different
-/// topologies), never on user input: trees come from [`crate::trees::construct`].
+/// topologies), never on user input: trees come from [`crate::trees::construct()`].
 pub fn metrics(trees: &[SpanningTree]) -> Metrics {
     assert!(!trees.is_empty(), "metrics of no trees");
     let topo = trees[0].topo;
