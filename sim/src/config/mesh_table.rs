@@ -89,20 +89,10 @@ pub fn cons_groups(kind: RoutingKind, in_class: [Option<u8>; 4]) -> ([u8; 4], u8
 impl MeshConsts {
     /// The constants of node `u`.
     pub fn new(kind: RoutingKind, topo: &Topology, u: NodeId) -> MeshConsts {
-        let mut nbr = [None; 4];
+        let mut c = MeshConsts::coordinates(kind, topo, u);
         for d in Dir::ALL {
-            nbr[d.index()] = topo.neighbor(u, d).map(|v| address(kind, topo, v));
+            c.nbr[d.index()] = topo.neighbor(u, d).map(|v| address(kind, topo, v));
         }
-        let mut c = MeshConsts {
-            own: address(kind, topo, u),
-            xb: x_bits(topo.k),
-            kmax: topo.k - 1,
-            mmax: topo.m - 1,
-            n: topo.nodes(),
-            nbr,
-            cons_group: [0; 4],
-            groups: 1,
-        };
         let in_class = Dir::ALL.map(|d| c.in_class(kind, d));
         (c.cons_group, c.groups) = cons_groups(kind, in_class);
         c
@@ -115,8 +105,15 @@ impl MeshConsts {
     /// their defaults for them. Not for a router's configuration.
     pub fn for_routing(kind: RoutingKind, topo: &Topology, u: NodeId) -> MeshConsts {
         if kind == RoutingKind::Hamiltonian {
-            return MeshConsts::new(kind, topo, u);
+            MeshConsts::new(kind, topo, u)
+        } else {
+            MeshConsts::coordinates(kind, topo, u)
         }
+    }
+
+    /// The address and grid constants of node `u`; no neighbours, one
+    /// consumption group.
+    fn coordinates(kind: RoutingKind, topo: &Topology, u: NodeId) -> MeshConsts {
         MeshConsts {
             own: address(kind, topo, u),
             xb: x_bits(topo.k),

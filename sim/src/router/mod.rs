@@ -397,9 +397,7 @@ pub fn step_masked(
                     s.inp[i].fifo.pop();
                     act.popped |= 1 << i;
                     if release {
-                        release_all(s, i, reserved);
-                        m.owned &= !reserved;
-                        m.nonidle &= !(1 << i);
+                        release_all(s, m, i, reserved);
                     }
                 }
             }
@@ -497,12 +495,16 @@ pub fn owned_mask(s: &RouterState, n_out: usize) -> u8 {
     (0..n_out).fold(0u8, |m, o| m | ((s.out[o].owner != NO_OWNER) as u8) << o)
 }
 
-fn release_all(s: &mut RouterState, i: usize, reserved: u8) {
+/// Frees input `i`'s reservation and returns it to `Idle`, registers and
+/// masks together.
+fn release_all(s: &mut RouterState, m: &mut PortMasks, i: usize, reserved: u8) {
     for o in bits(reserved) {
         s.out[o].owner = NO_OWNER;
     }
     s.inp[i].reserved = 0;
     s.inp[i].state = InState::Idle;
+    m.owned &= !reserved;
+    m.nonidle &= !(1 << i);
 }
 
 /// The per-input decision for head flit `f`.
