@@ -20,9 +20,9 @@
 //! channel has a checker that is always ready (a sink that drains, the
 //! assumption of every deadlock argument of the papers).
 
-use crate::config::{RouterConfig, RouterParams, MAX_LOCAL};
+use crate::config::{RouterConfig, RouterParams};
 use crate::error::{InputError, InputResult};
-use crate::fabric::{Fabric, LocalPort};
+use crate::fabric::Fabric;
 use crate::flit::{self, Flit, KIND_BODY, KIND_RESERVED, KIND_TAIL};
 
 /// Flit kind field (`flit::Kind` as its two bits, as the Verilog compares it).
@@ -461,23 +461,19 @@ impl OnChip {
         for r in 0..n as u32 {
             self.fabric.wake(r);
         }
-        let gens = &self.gens;
-        self.fabric.evaluate(|r: u32| {
-            let g = &gens[r as usize];
-            let mut lp = LocalPort::default();
-            lp.inj_flit[0] = g.out_flit;
-            lp.inj_valid[0] = g.out_valid;
-            lp.inj_msg[0] = crate::fabric::NO_MSG;
-            lp.cons_ready = [true; MAX_LOCAL];
-            Some(lp)
-        });
+        self.fabric.evaluate();
         let outs = self.outputs();
         let outstanding = outs.received != outs.expected || self.gens.iter().any(|g| g.busy);
         let mut progress = false;
         let (mut starts, mut pops, mut goods, mut bads) = (0u32, 0u32, 0u32, 0u32);
         for node in 0..n {
+            let g = &self.gens[node];
             let ready = self.fabric.state[node].inp[4].ready;
-            if self.gens[node].out_valid && ready {
+            if g.out_valid
+                && self
+                    .fabric
+                    .inject(node as u32, 0, g.out_flit, crate::fabric::NO_MSG)
+            {
                 progress = true;
                 self.flits_in += 1;
             }

@@ -1,11 +1,14 @@
 //! A K×M torus or mesh of routers wired link to link, plus one network
 //! interface per node, advanced by the deterministic two-phase kernel
-//! (ARCHITECTURE §4): every active router samples the current registers of
-//! its neighbours ([`Fabric::evaluate`]), then at the edge
-//! ([`Fabric::commit`]) each computes its next state from its own registers
-//! and what it sampled. Only the sampled inputs cross routers, so the edge
-//! updates each router's registers in place (`router::step_masked`) with
-//! the same result as a next-state buffer, without copying whole states.
+//! (ARCHITECTURE §4). Every link handshake of a clock edge is decided by
+//! registers before it (upstream `out.valid`, downstream registered
+//! `ready`), so phase 1 ([`Fabric::evaluate`], plus [`Fabric::inject`] for
+//! the NIs) moves each flit that crosses a link at this edge straight into
+//! its downstream FIFO, behind the head, and phase 2 ([`Fabric::commit`])
+//! steps every router's registers in place from its own registers and
+//! what crossed its ports (`router::step_edge`). No router's inputs are
+//! gathered and no state is copied; `router::step_edge` says why appending
+//! first gives the same registers as the two-buffer next-state function.
 //!
 //! Speed comes from skipping quiescent routers, not from anything that could
 //! change results: a router with no flit and no reservation has
@@ -13,8 +16,8 @@
 //! neighbour or its NI offers one. The active set is rebuilt each cycle from
 //! the routers that did something, so cost follows traffic, not network size.
 //! Inside a stepped router the same holds per port: the kernel keeps each
-//! router's port masks (`router::PortMasks`) and which of its link inputs
-//! are offered a flit, so sampling and the step touch only busy ports.
+//! router's port masks (`router::PortMasks`), so phase 1 reads only full
+//! output registers and the step touches only busy ports.
 //!
 //! The fabric also mirrors every flit's message number in *shadow* registers
 //! beside the router state. They are not hardware; they let the deadlock
@@ -24,7 +27,7 @@ pub mod deadlock;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
-use crate::router::{self, Activity, PortMasks, RouterInputs, RouterState};
+use crate::router::{self, Activity, Edge, PortMasks, RouterState};
 use crate::topology::{Dir, Topology};
 
 /// Shadow message number meaning "no message known".
@@ -46,16 +49,6 @@ impl Default for Shadow {
     }
 }
 
-/// What one active router sampled in phase 1, for the edge.
-#[derive(Debug, Clone, Copy)]
-struct Sampled {
-    io: RouterInputs,
-    /// Per input: the shadow message number of the flit offered to it (the
-    /// upstream output's shadow, a raw driver's worm, or the NI's), sampled
-    /// with the flit so the edge can write shadows in place.
-    in_msg: [u32; MAX_INPUTS],
-}
-
 /// Where a router's link output goes: `(router, input port)`.
 pub type LinkEnd = Option<(u32, u8)>;
 
@@ -68,13 +61,11 @@ pub struct Fabric {
     /// Per router: the port masks of its registers (`router::PortMasks`),
     /// kept up to date by every step so a step visits only busy ports.
     masks: Vec<PortMasks>,
-    /// Per router: link inputs whose upstream output register holds a flit
-    /// (bit `i` = input `i`), kept by the upstream router's steps so that
-    /// sampling visits only links with a flit on offer.
-    offered: Vec<u8>,
-    /// Per active router (same order as `active`, possibly longer: slots
-    /// are reused across cycles): what phase 1 sampled.
-    sampled: Vec<Sampled>,
+    /// Per router: the handshake of the coming edge, filled by phase 1
+    /// (outputs that send, inputs whose flit is already in the FIFO) and
+    /// cleared by the router's step. Zero for every router outside the
+    /// active set.
+    edge: Vec<Edge>,
     pub shadow: Vec<Shadow>,
     /// Per router and link input: the upstream `(router, output)`.
     pub upstream: Vec<[LinkEnd; 4]>,
@@ -95,16 +86,6 @@ pub struct Fabric {
     /// Scripted raw worms driving link inputs (`network::raw`); empty in
     /// every run without `traffic.raw`, so the kernel checks only that.
     pub drives: Vec<crate::network::raw::LinkDrive>,
-}
-
-/// What the NIs drive into a router this cycle, and what they read back.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LocalPort {
-    pub inj_flit: [Flit; crate::config::MAX_LOCAL],
-    pub inj_valid: [bool; crate::config::MAX_LOCAL],
-    pub inj_msg: [u32; crate::config::MAX_LOCAL],
-    /// Consumption readiness offered by the NI (1 = sink accepts).
-    pub cons_ready: [bool; crate::config::MAX_LOCAL],
 }
 
 impl Fabric {
@@ -131,8 +112,7 @@ impl Fabric {
             cfg,
             state: vec![RouterState::reset(); n],
             masks: vec![PortMasks::default(); n],
-            offered: vec![0; n],
-            sampled: Vec::with_capacity(n),
+            edge: vec![Edge::default(); n],
             shadow: vec![Shadow::default(); n],
             upstream,
             downstream,
@@ -166,111 +146,110 @@ impl Fabric {
         &self.active
     }
 
-    /// What router `r` sees this cycle: its inputs and, per input, the
-    /// message number of the flit on offer. `local` is what its NI drives
-    /// (`None`: no injection and every consumption channel ready).
-    ///
-    /// Only the links in `offered` are read (flit and shadow), and a
-    /// downstream `ready` only for a full output register of `r`
-    /// (`router::step_masked`: an empty one can load either way).
-    ///
-    /// `sm` is a slot reused from earlier cycles: only the valids and
-    /// readies are cleared, since a flit and its message number are read
-    /// only where a valid is set.
-    fn gather(&self, r: usize, local: Option<&LocalPort>, sm: &mut Sampled) {
-        let p = &self.params;
-        let io = &mut sm.io;
-        io.valid = [false; MAX_INPUTS];
-        // Links not ready until read below; consumption channels ready
-        // unless the NI says otherwise (a fixed-size store, no memset).
-        io.ready = [false, false, false, false, true, true, true, true];
-        for i in router::bits(self.offered[r]) {
-            let (u, o) = self.upstream[r][i].expect("a link with a flit on offer is wired");
-            io.flit[i] = self.state[u as usize].out[o as usize].flit;
-            io.valid[i] = true;
-            sm.in_msg[i] = self.shadow[u as usize].out[o as usize];
+    /// Appends flit `f` (message number `msg`) to input `i` of router `r`
+    /// at the coming edge: the handshake's receiving half. Phase 1 only,
+    /// for a router in the active set whose registered `ready` is 1.
+    fn accept(&mut self, r: usize, i: usize, f: Flit, msg: u32) {
+        debug_assert_eq!(self.mark[r], self.cycle, "a flit for a router not stepped");
+        let fifo = &mut self.state[r].inp[i].fifo;
+        let slot = (fifo.rd as usize + fifo.count as usize) % MAX_DEPTH;
+        if fifo.is_empty() {
+            // `last_move` of an input that was empty: see `commit`.
+            self.last_move[r][i] = self.cycle;
         }
-        for i in router::bits(self.masks[r].valid & 0xF) {
-            if let Some((v, j)) = self.downstream[r][i] {
-                io.ready[i] = self.state[v as usize].inp[j as usize].ready;
-            }
-        }
-        if let Some(lp) = local {
-            for k in 0..p.injection {
-                io.flit[4 + k] = lp.inj_flit[k];
-                io.valid[4 + k] = lp.inj_valid[k];
-            }
-            for k in 0..p.consumption {
-                io.ready[4 + k] = lp.cons_ready[k];
-            }
-            sm.in_msg[4..4 + crate::config::MAX_LOCAL].copy_from_slice(&lp.inj_msg);
-        }
-        // A raw driver holding a link replaces the upstream output register
-        // (and its message number) and shows the upstream router `ready = 0`.
-        for d in self.drives.iter().filter(|d| d.holding) {
-            if d.router as usize == r {
-                let k = d.input as usize;
-                io.flit[k] = d.flit;
-                io.valid[k] = d.valid;
-                sm.in_msg[k] = if d.valid {
-                    crate::network::raw::RAW_MSG | d.worm
-                } else {
-                    NO_MSG
-                };
-            }
-            if d.upstream.0 as usize == r {
-                io.ready[d.upstream.1 as usize] = false;
-            }
-        }
+        fifo.push(f, self.params.depth);
+        self.shadow[r].fifo[i][slot] = msg;
+        self.edge[r].arrived |= 1 << i;
     }
 
-    /// Phase 1: samples what every active router sees this cycle (its
-    /// neighbours' output registers and `ready`, its NI's drive, the raw
-    /// link drivers). `local(r)` gives what router `r`'s NI drives, `None`
-    /// when it drives nothing. Nothing is written to the registers: between
-    /// this and [`Fabric::commit`] the NIs read the current registers, and
-    /// may change what they drive next.
-    pub fn evaluate(&mut self, local: impl Fn(u32) -> Option<LocalPort>) {
-        let mut sampled = std::mem::take(&mut self.sampled);
-        if sampled.len() < self.active.len() {
-            let blank = Sampled {
-                io: RouterInputs::default(),
-                in_msg: [NO_MSG; MAX_INPUTS],
-            };
-            sampled.resize(self.active.len(), blank);
+    /// Phase 1 for an NI: offers flit `f` of message `msg` on injection
+    /// channel `k` of router `r` (woken this cycle) and returns whether the
+    /// router takes it at this edge (its registered `ready`). Call after
+    /// [`Fabric::evaluate`], before [`Fabric::commit`]; the registers an NI
+    /// reads in between (`ready`, the output registers) still hold their
+    /// values before the edge, since phase 1 writes only FIFO contents.
+    pub fn inject(&mut self, r: u32, k: usize, f: Flit, msg: u32) -> bool {
+        let i = 4 + k;
+        let ready = self.state[r as usize].inp[i].ready;
+        if ready {
+            self.accept(r as usize, i, f, msg);
         }
-        for (&r, sm) in self.active.iter().zip(sampled.iter_mut()) {
-            self.gather(r as usize, local(r).as_ref(), sm);
+        ready
+    }
+
+    /// Phase 1: the link handshakes of the coming edge. Every full output
+    /// register of an active router sends if its receiver is ready, and its
+    /// flit (with its message number) goes into the receiver's FIFO now;
+    /// consumption outputs always send (every sink here accepts at once).
+    /// A raw driver holding a link replaces the upstream output register:
+    /// it offers its own flit and shows the upstream router `ready = 0`.
+    /// Between this and [`Fabric::commit`] the NIs read the registers, which
+    /// still hold their values before the edge, and inject.
+    pub fn evaluate(&mut self) {
+        let held = !self.drives.is_empty();
+        if held {
+            for k in 0..self.drives.len() {
+                let d = self.drives[k];
+                if d.holding && d.valid && self.state[d.router as usize].inp[d.input as usize].ready
+                {
+                    let msg = crate::network::raw::RAW_MSG | d.worm;
+                    self.accept(d.router as usize, d.input as usize, d.flit, msg);
+                }
+            }
         }
-        self.sampled = sampled;
+        for k in 0..self.active.len() {
+            let u = self.active[k] as usize;
+            let valid = self.masks[u].valid;
+            let mut sent = valid & 0xF0;
+            for o in router::bits(valid & 0xF) {
+                let Some((v, j)) = self.downstream[u][o] else {
+                    continue;
+                };
+                let blocked = held
+                    && self
+                        .drives
+                        .iter()
+                        .any(|d| d.holding && d.upstream == (u as u32, o as u8));
+                if !blocked && self.state[v as usize].inp[j as usize].ready {
+                    let f = self.state[u].out[o].flit;
+                    let msg = self.shadow[u].out[o];
+                    self.accept(v as usize, j as usize, f, msg);
+                    sent |= 1 << o;
+                }
+            }
+            self.edge[u].sent = sent;
+            for o in router::bits(sent) {
+                self.sent[u][o] += 1;
+            }
+        }
     }
 
     /// Phase 2, the clock edge: every active router steps its registers in
-    /// place from the inputs [`Fabric::evaluate`] sampled, so no router sees
-    /// another's new registers and no state is copied. `on_activity` gets
-    /// what moved at each router where an input raised an error or a worm
-    /// ended truncated: the only steps the statistics need to see.
+    /// place from its own registers and the handshake phase 1 recorded, so
+    /// no router reads another's registers and no state is copied.
+    /// `on_activity` gets what moved at each router where an input raised
+    /// an error or a worm ended truncated: the only steps the statistics
+    /// need to see.
     pub fn commit(&mut self, on_activity: &mut dyn FnMut(u32, &Activity)) {
         let active = std::mem::take(&mut self.active);
-        let sampled = std::mem::take(&mut self.sampled);
         let c = self.cycle + 1;
-        for (&ru, sm) in active.iter().zip(&sampled) {
+        for &ru in &active {
             let r = ru as usize;
-            let valid_before = self.masks[r].valid;
-            let act = router::step_masked(
+            let edge = std::mem::take(&mut self.edge[r]);
+            let act = router::step_edge(
                 &self.cfg[r],
                 &self.params,
                 &mut self.state[r],
-                &sm.io,
                 &mut self.masks[r],
+                edge,
             );
             self.router_steps += 1;
-            // Shadow message numbers follow the flits. Written in place: no
-            // other router reads this one's shadows after phase 1. Each input
-            // pops at most once a cycle, so a flit that left came from one
-            // slot before the new read index; a pushed flit sits in the last
-            // occupied slot, which is never the slot a flit left from (that
-            // would need a full FIFO, which is not ready).
+            // Shadow message numbers follow the flits (an arrival's was
+            // written with it in phase 1). Written in place: no other router
+            // reads this one's shadows in phase 2. Each input pops at most
+            // once a cycle, so a flit that left came from one slot before the
+            // new read index, which an arrival never takes (that would need
+            // a full FIFO, which is not ready).
             let sh = &mut self.shadow[r];
             let inp = &self.state[r].inp;
             for o in router::bits(act.loaded) {
@@ -283,23 +262,15 @@ impl Fabric {
                 }
                 sh.out[o] = m;
             }
-            for k in router::bits(act.pushed) {
-                let f = &inp[k].fifo;
-                let slot = (f.rd as usize + f.count as usize + MAX_DEPTH - 1) % MAX_DEPTH;
-                sh.fifo[k][slot] = sm.in_msg[k];
-            }
             if act.errors != 0 || act.truncated != 0 {
                 on_activity(ru, &act);
             }
             // Every reader of `last_move` looks only at inputs with a flit,
             // whose last "moved or empty" cycle is the last pop or the push
-            // into an empty FIFO: recording just those gives the same values
-            // without touching every empty input every cycle.
-            for k in router::bits(act.popped | (act.was_empty & act.pushed)) {
+            // into an empty FIFO (`accept`): recording just those gives the
+            // same values without touching every empty input every cycle.
+            for k in router::bits(act.popped) {
                 self.last_move[r][k] = self.cycle;
-            }
-            for o in router::bits(act.sent) {
-                self.sent[r][o] += 1;
             }
             // Next cycle's active set, in the order the routers stepped: a
             // router that still holds something, and the receiver of every
@@ -307,13 +278,6 @@ impl Fabric {
             if (act.busy != 0 || act.out_valid != 0) && self.mark[r] != c {
                 self.mark[r] = c;
                 self.next_active.push(ru);
-            }
-            // Link outputs that filled or emptied change what the
-            // downstream router is offered.
-            for d in router::bits((valid_before ^ act.out_valid) & 0xF) {
-                if let Some((v, j)) = self.downstream[r][d] {
-                    self.offered[v as usize] ^= 1 << j;
-                }
             }
             for d in router::bits(act.out_valid & 0xF) {
                 if let Some((v, _)) = self.downstream[r][d] {
@@ -324,7 +288,6 @@ impl Fabric {
                 }
             }
         }
-        self.sampled = sampled;
         self.active = active;
         self.active.clear();
         std::mem::swap(&mut self.active, &mut self.next_active);

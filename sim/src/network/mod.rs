@@ -20,7 +20,7 @@ use crate::config::{RouterConfig, RoutingKind};
 use crate::dstm::{encode, policy};
 use crate::error::{InputError, InputResult};
 use crate::fabric::deadlock::WaitingWorm;
-use crate::fabric::{Fabric, LocalPort};
+use crate::fabric::Fabric;
 use crate::flit::{self, FlitFormat, Kind};
 use crate::network::message::{Message, Relay};
 use crate::network::ni::{message_flit, Job, Ni, SendState, SinkState};
@@ -529,10 +529,13 @@ impl Network {
                 break;
             }
             self.arrivals.pop();
-            let tr = self.scenario.traffic.clone();
+            // The scalars only: cloning the whole section copied its
+            // strings on every message.
+            let tr = &self.scenario.traffic;
+            let (fraction, length, length_max) = (tr.multicast_fraction, tr.length, tr.length_max);
             let n = self.v.topo.nodes();
             let rng = &mut self.rngs[u as usize];
-            let multicast = rng.gen_bool(tr.multicast_fraction);
+            let multicast = rng.gen_bool(fraction);
             let count = if multicast {
                 rng.gen_range(self.v.dest_range.0..=self.v.dest_range.1)
             } else {
@@ -569,10 +572,10 @@ impl Network {
                         })
                     })
                     .collect();
-            let length = if tr.length_max > tr.length {
-                rng.gen_range(tr.length..=tr.length_max)
+            let length = if length_max > length {
+                rng.gen_range(length..=length_max)
             } else {
-                tr.length
+                length
             };
             if self.v.scheme.is_some_and(|k| k.fault_tolerant()) {
                 // Paper 002 routes only destinations with a fault-free
@@ -623,26 +626,8 @@ impl Network {
         if self.twin.is_some() && self.twin_mismatch.is_none() {
             self.drive_twin();
         }
-        let nis = &self.nis;
-        // An NI off the busy list has no flit on offer (`send` sets
-        // `out_valid` only on busy NIs and drops an NI from the list only
-        // when idle), so its senders need not be read. The sinks always
-        // accept.
-        self.fabric.evaluate(|r: u32| {
-            let ni = &nis[r as usize];
-            ni.busy.then(|| {
-                let mut lp = LocalPort {
-                    cons_ready: [true; crate::config::MAX_LOCAL],
-                    ..LocalPort::default()
-                };
-                for (k, s) in ni.senders.iter().enumerate() {
-                    lp.inj_flit[k] = s.out_flit;
-                    lp.inj_valid[k] = s.out_valid;
-                    lp.inj_msg[k] = s.out_msg;
-                }
-                lp
-            })
-        });
+        // Link handshakes; the NIs inject in `send`.
+        self.fabric.evaluate();
         self.consume();
         self.send();
         if !self.fabric.drives.is_empty() {
@@ -925,7 +910,9 @@ impl Network {
             let u = self.busy[k] as usize;
             let ni = &mut self.nis[u];
             for (ch, s) in ni.senders.iter_mut().enumerate() {
-                if s.out_valid && self.fabric.state[u].inp[4 + ch].ready {
+                // The router takes the flit on offer at this edge when its
+                // registered `ready` is 1 (`Fabric::inject`).
+                if s.out_valid && self.fabric.inject(u as u32, ch, s.out_flit, s.out_msg) {
                     if raw::is_raw(s.out_msg) {
                         if s.state == SendState::Idle {
                             self.raw_sent += 1;

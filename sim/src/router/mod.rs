@@ -5,10 +5,12 @@
 //! RTL style: [`RouterState`] holds exactly the registers the RTL has, with
 //! the same names; [`step`] is the pure next-state function of (configuration,
 //! registers, inputs) into a separate next state; [`step_in_place`] is the
-//! same function applied to the registers themselves, and [`step_masked`]
-//! is that with the port masks ([`PortMasks`]) kept by the caller, which
-//! the fabric kernel uses so it never copies a whole state and visits only
-//! the ports that hold something. Outputs are
+//! same function applied to the registers themselves, [`step_masked`] is
+//! that with the port masks ([`PortMasks`]) kept by the caller, and
+//! [`step_edge`] is its second half, after the flits that cross the links
+//! at this edge are in their FIFOs. The fabric kernel moves the flits and
+//! calls `step_edge`, so it never copies a whole state, never gathers a
+//! router's inputs, and visits only the ports that hold something. Outputs are
 //! registers only (`out[o].flit/valid`, `inp[i].ready`), so no combinational
 //! path runs from a router's inputs to its outputs and any fabric, wrap links
 //! included, is free of combinational loops.
@@ -210,7 +212,7 @@ enum Action {
 /// edge; the returned [`Activity`] describes what moved.
 ///
 /// The reference form (tests, lockstep, vectors); the fabric kernel calls
-/// [`step_in_place`] directly so it never copies a whole router state.
+/// [`step_edge`] on the registers in place.
 pub fn step(
     cfg: &RouterConfig,
     p: &RouterParams,
@@ -314,19 +316,12 @@ fn bool_mask(v: &[bool; MAX_INPUTS]) -> u8 {
 /// [`step_in_place`] with the port masks `m` of `s` supplied by the caller
 /// and brought up to date for the registers after the edge.
 ///
-/// Why this is the same function as the two-buffer [`step`]: every
-/// register is read before the first write that could change it. The
-/// outputs' `valid` and `owner` bits are taken from the masks (`can_load`,
-/// `owned`) before any output is written; input `i`'s decision reads only
-/// input `i`'s registers, which no other input's action writes; the
-/// priority is read before it is written; `ready` is read in the accept
-/// loop just before it is rewritten. Writes happen in the same order as in
-/// the two-buffer form (inputs in ascending order), so where two writes hit
-/// one register the same one wins. A port the masks leave out is one whose
-/// registers this edge cannot change: an empty idle input with no flit
-/// offered, an empty output register. `step` (copy, then this) keeps the
-/// two-buffer contract for its callers, and `sim/tests` plus the lockstep
-/// tests check it against the RTL.
+/// The link handshake of this edge is decided from registers before it:
+/// output `o` sends when it holds a flit and `io.ready[o]`; input `i`
+/// accepts when `io.valid[i]` and its registered `ready`. The accepted
+/// flits are appended to their FIFOs first, then [`step_edge`] does the
+/// rest: the form the fabric kernel uses, which moves every flit across its
+/// link before any router steps (`fabric::Fabric::evaluate`).
 pub fn step_masked(
     cfg: &RouterConfig,
     p: &RouterParams,
@@ -334,22 +329,84 @@ pub fn step_masked(
     io: &RouterInputs,
     m: &mut PortMasks,
 ) -> Activity {
-    debug_assert_eq!(*m, PortMasks::of(s, p), "port masks out of date");
+    let mut sent = 0u8;
+    for o in bits(m.valid) {
+        sent |= (io.ready[o] as u8) << o;
+    }
+    let mut arrived = 0u8;
+    for i in bits(bool_mask(&io.valid) & low_bits(p.inputs())) {
+        if s.inp[i].ready {
+            s.inp[i].fifo.push(io.flit[i], p.depth);
+            arrived |= 1 << i;
+        }
+    }
+    step_edge(cfg, p, s, m, Edge { sent, arrived })
+}
+
+/// The handshake of one edge at one router, decided from the registers
+/// before it (see [`step_edge`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Edge {
+    /// Outputs whose flit leaves (downstream ready).
+    pub sent: u8,
+    /// Inputs that accepted a flit, already appended to their FIFO.
+    pub arrived: u8,
+}
+
+/// The rest of the clock edge once the flits of `e.arrived` are in their
+/// FIFOs: the registers before the edge are `s` without those flits, and
+/// `m` their masks (so `m.nonempty` still says which FIFOs held a flit
+/// before the edge).
+///
+/// Why appending first changes nothing: a flit appended to a FIFO that
+/// held one is behind its head, and only inputs in `m.nonempty` decide, so
+/// no decision sees a flit that arrived at this edge; a pop then takes the
+/// old head, and the ring slot the arrival took, `rd + count` before the
+/// pop, is the one it would take after it (`rd + 1 + count − 1`).
+///
+/// Why this in-place form is the same function as the two-buffer
+/// [`step`]: every register is read before the first write that could
+/// change it. The outputs' `valid` and `owner` bits are taken from the
+/// masks (`can_load`, `owned`) before any output is written; input `i`'s
+/// decision reads only input `i`'s registers, which no other input's
+/// action writes; the priority is read before it is written. Writes happen
+/// in the same order as in the two-buffer form (inputs in ascending
+/// order), so where two writes hit one register the same one wins. A port
+/// the masks leave out is one whose registers this edge cannot change: an
+/// empty idle input with no arrival, an empty output register. `step`
+/// (copy, then this) keeps the two-buffer contract for its callers, and
+/// `sim/tests` plus the lockstep tests check it against the RTL.
+#[inline(always)]
+pub fn step_edge(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    s: &mut RouterState,
+    m: &mut PortMasks,
+    e: Edge,
+) -> Activity {
+    debug_assert_eq!(
+        PortMasks {
+            nonempty: m.nonempty | e.arrived,
+            ..*m
+        },
+        PortMasks::of(s, p),
+        "port masks out of date"
+    );
+    debug_assert_eq!(e.sent & !m.valid, 0, "an empty output cannot send");
     let n_in = p.inputs();
     let n_out = p.outputs();
     let mut act = Activity {
         loaded_from: [NO_OWNER; MAX_OUTPUTS],
+        pushed: e.arrived,
+        sent: e.sent,
         ..Activity::default()
     };
 
-    // Output registers: a flit leaves when downstream is ready; an output can
-    // take a new flit at this edge if it is empty or its flit leaves now.
+    // Output registers: a sent flit leaves; an output can take a new flit
+    // at this edge if it is empty or its flit leaves now.
     let was_valid = m.valid;
-    for o in bits(was_valid) {
-        if io.ready[o] {
-            act.sent |= 1 << o;
-            s.out[o].valid = false;
-        }
+    for o in bits(e.sent) {
+        s.out[o].valid = false;
     }
     let can_load = (!was_valid | act.sent) & low_bits(n_out);
     let owned = m.owned;
@@ -462,22 +519,13 @@ pub fn step_masked(
         }
     }
 
-    // Accept flits from upstream, then register ready for the next cycle.
-    // `ready` is still the value upstream saw: it is rewritten just below,
-    // and only where the FIFO's length changed (elsewhere it already equals
-    // `len < depth`).
-    for i in bits(act.popped) {
-        s.inp[i].setup = 0;
-    }
-    for i in bits(bool_mask(&io.valid) & low_bits(n_in)) {
-        let inp = &mut s.inp[i];
-        if inp.ready {
-            inp.fifo.push(io.flit[i], p.depth);
-            act.pushed |= 1 << i;
-        }
-    }
+    // Register ready for the next cycle, only where the FIFO's length
+    // changed (elsewhere it already equals `len < depth`).
     for i in bits(act.popped | act.pushed) {
         let inp = &mut s.inp[i];
+        if act.popped >> i & 1 == 1 {
+            inp.setup = 0;
+        }
         inp.ready = inp.fifo.len() < p.depth;
         if inp.fifo.is_empty() {
             m.nonempty &= !(1 << i);
@@ -517,6 +565,15 @@ fn decide(
     owned: u8,
 ) -> Action {
     let kind = flit::kind(f);
+    // The common case first, as a plain branch: a BODY or TAIL of a worm
+    // that holds its outputs (the same action as its arm below).
+    if r.state == InState::Active && matches!(kind, Kind::Body | Kind::Tail) {
+        return Action::Send {
+            flit: f,
+            outs: r.reserved,
+            release: kind == Kind::Tail,
+        };
+    }
     match (r.state, kind) {
         (InState::Idle, Kind::Head) if (r.setup as u32) < p.setup_cycles => Action::Setup,
         (InState::Idle, Kind::Head) => match routing::first_head(cfg, p, i, f, owned) {
