@@ -27,6 +27,13 @@ pub struct BenchArgs {
     /// stderr).
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Time the native model against the generated Verilog of the same
+    /// fabric under Verilator, under the same traffic: native,
+    /// `--engine verilator`, and a bare replay of the checked run's port
+    /// words (default points: the 4×4 DSTM-1 torus from light load to
+    /// saturation; Verilator builds are cached as for `run`).
+    #[arg(long)]
+    pub verilator: bool,
 }
 
 /// Offered loads (flits/node/cycle) of the matched mesh in the default set.
@@ -70,6 +77,12 @@ fn peak_rss_mib() -> f64 {
 pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     if a.repeat == 0 || a.repeat > 100 {
         return Err(format!("invalid --repeat = `{}`: 1 to 100", a.repeat));
+    }
+    if a.verilator {
+        let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
+        output::prepare(&[json_out.as_ref()])?;
+        crate::cli::bench_verilator::run(&a.scenarios, a.repeat, json_out.as_ref())?;
+        return Ok(ExitCode::SUCCESS);
     }
     let mut files = a.scenarios.clone();
     if files.is_empty() {

@@ -5,6 +5,7 @@
 pub mod output;
 
 pub mod bench;
+pub mod bench_verilator;
 pub mod crosscheck;
 pub mod ftree;
 pub mod heatmap;
