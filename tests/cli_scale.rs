@@ -149,3 +149,15 @@ fn peak_memory_per_router_at_128x128() {
         "peak RSS {mib:.1} MiB = {kib_per_router:.2} KiB per router"
     );
 }
+
+/// `bench --verilator` keeps every port word of the checked run in memory
+/// for its replay: a run whose recording would pass the bound is refused,
+/// naming the size and the bound, before anything is simulated or built.
+#[test]
+fn verilator_bench_refuses_a_recording_above_its_memory_bound() {
+    rejects(
+        &["bench", "--verilator", "examples/bench-64x64-low.toml"],
+        "6187 MiB",
+        "at most 1024 MiB",
+    );
+}

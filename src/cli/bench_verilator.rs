@@ -18,6 +18,10 @@ use std::sync::{Arc, Mutex};
 use wormcast_rtl::verilated::{self, Trace};
 use wormcast_sim::network::Network;
 
+/// The largest recording a point may need (port words × cycles × 8
+/// bytes), checked before the run: the replay holds it in memory.
+pub const MAX_TRACE_BYTES: u64 = 1 << 30;
+
 /// The default points: the 4×4 DSTM-1 torus of the issue, 22 000 cycles,
 /// from light load to saturation (msgs/node/cycle).
 pub const DEFAULT_RATES: [f64; 4] = [0.0016, 0.008, 0.012, 0.03];
@@ -73,6 +77,24 @@ pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<()
     let mut rows = Vec::new();
     for (name, file, sets) in points {
         let sc = load_checked(&file, &sets)?;
+        let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+        let f = &net.fabric;
+        let g = wormcast_rtl::generate::fabric_module(&f.topo, &f.params, &f.cfg)
+            .map_err(|e| e.to_string())?;
+        // One word per NI port but clk and rst, both directions.
+        let words = g.ports.len().saturating_sub(2) as u64;
+        let bytes = sc
+            .run
+            .total_cycles()
+            .and_then(|c| c.checked_mul(words * 8))
+            .unwrap_or(u64::MAX);
+        if bytes > MAX_TRACE_BYTES {
+            return Err(format!(
+                "{name}: recording {words} port words a cycle for every cycle of the run needs {} MiB; at most {} MiB are allowed: use a smaller network or fewer run.warmup + run.cycles + run.drain_cycles",
+                bytes >> 20,
+                MAX_TRACE_BYTES >> 20
+            ));
+        }
         let mut native = Vec::new();
         let mut report = None;
         for _ in 0..repeat {
@@ -82,10 +104,6 @@ pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<()
             report = Some(r);
         }
         let report = report.expect("repeat >= 1");
-        let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
-        let f = &net.fabric;
-        let g = wormcast_rtl::generate::fabric_module(&f.topo, &f.params, &f.cfg)
-            .map_err(|e| e.to_string())?;
         let trace = Arc::new(Mutex::new(Trace::default()));
         let info = verilated::attach_traced(&mut net, &g, &cache, Some(trace.clone()))
             .map_err(|e| format!("{name}: engine verilator: {e}"))?;
