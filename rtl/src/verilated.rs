@@ -268,6 +268,12 @@ type FreeFn = unsafe extern "C" fn(*mut c_void);
 type OutFn = unsafe extern "C" fn(*mut c_void, *mut u64);
 type TickFn = unsafe extern "C" fn(*mut c_void, *const u64);
 
+/// The ports the harness carries as 64-bit words, in its order: every
+/// port of `g` but `clk` and `rst`.
+pub fn ni_ports(g: &Generated) -> impl Iterator<Item = &Port> + Clone {
+    g.ports.iter().filter(|p| p.name != CLK && p.name != RST)
+}
+
 /// A loaded, reset fabric model.
 pub struct Verilated {
     handle: *mut c_void,
@@ -300,7 +306,7 @@ impl Verilated {
             let outputs: OutFn = std::mem::transmute::<*const c_void, OutFn>(sym(b"wc_outputs\0")?);
             let tick: TickFn = std::mem::transmute::<*const c_void, TickFn>(sym(b"wc_tick\0")?);
             let handle = new();
-            let ports = g.ports.iter().filter(|p| p.name != CLK && p.name != RST);
+            let ports = ni_ports(g);
             Ok(Verilated {
                 handle,
                 free,

@@ -57,6 +57,12 @@ struct Row {
     peak_rss_mib: f64,
 }
 
+/// The median of `v` (the upper one of an even count); `v` is not empty.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 fn peak_rss_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -78,8 +84,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     if a.repeat == 0 || a.repeat > 100 {
         return Err(format!("invalid --repeat = `{}`: 1 to 100", a.repeat));
     }
+    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     if a.verilator {
-        let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
         output::prepare(&[json_out.as_ref()])?;
         crate::cli::bench_verilator::run(&a.scenarios, a.repeat, json_out.as_ref())?;
         return Ok(ExitCode::SUCCESS);
@@ -96,7 +102,6 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             })
             .collect();
     }
-    let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let mut jobs = Vec::new();
     for f in &files {
         let sc = load_checked(&Some(f.clone()), &[])?;
@@ -129,8 +134,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             last = Some(r);
         }
         let r = last.expect("repeat >= 1");
-        walls.sort_by(f64::total_cmp);
-        let wall = walls[walls.len() / 2];
+        let wall = median(walls);
         let row = Row {
             scenario: f.display().to_string(),
             routers: n as u64,

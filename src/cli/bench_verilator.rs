@@ -11,6 +11,7 @@
 //! The replay checks the model's outputs against the recording as it goes,
 //! so it measures the traced traffic or reports that it did not.
 
+use crate::cli::bench::median;
 use crate::cli::output::Dest;
 use crate::cli::run::load_checked;
 use std::path::PathBuf;
@@ -52,11 +53,6 @@ struct Row {
     native_over_bare: f64,
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 /// Runs the comparison on `scenarios` (empty: the default points) and
 /// prints one table row per point; `json` gets the rows.
 pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<(), String> {
@@ -81,8 +77,7 @@ pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<()
         let f = &net.fabric;
         let g = wormcast_rtl::generate::fabric_module(&f.topo, &f.params, &f.cfg)
             .map_err(|e| e.to_string())?;
-        // One word per NI port but clk and rst, both directions.
-        let words = g.ports.len().saturating_sub(2) as u64;
+        let words = verilated::ni_ports(&g).count() as u64;
         let bytes = sc
             .run
             .total_cycles()

@@ -16,8 +16,9 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use wormcast_rtl::names::{CLK, RST};
-use wormcast_rtl::verilated::{attach, attach_module, attach_traced, replay, role, Role, Trace};
+use wormcast_rtl::verilated::{
+    attach, attach_module, attach_traced, ni_ports, replay, role, Role, Trace,
+};
 use wormcast_sim::network::Network;
 use wormcast_sim::scenario::Scenario;
 
@@ -150,10 +151,8 @@ fn bare_replay_of_a_checked_run_gives_its_outputs_and_a_changed_input_does_not()
     // Withhold one flit the fabric took from an NI: the replay must see
     // the fabric take a different course.
     let roles = |dir: &str| -> Vec<Option<Role>> {
-        g.ports
-            .iter()
+        ni_ports(&g)
             .filter(|p| (p.direction == "input") == (dir == "input"))
-            .filter(|p| p.name != CLK && p.name != RST)
             .map(|p| role(&p.name))
             .collect()
     };

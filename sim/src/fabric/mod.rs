@@ -169,10 +169,15 @@ impl Fabric {
     /// reads in between (`ready`, the output registers) still hold their
     /// values before the edge, since phase 1 writes only FIFO contents.
     pub fn inject(&mut self, r: u32, k: usize, f: Flit, msg: u32) -> bool {
-        let i = 4 + k;
-        let ready = self.state[r as usize].inp[i].ready;
+        self.offer(r as usize, 4 + k, f, msg)
+    }
+
+    /// Offers flit `f` (message `msg`) to input `i` of router `r`: taken,
+    /// and appended, when the input's registered `ready` is 1.
+    fn offer(&mut self, r: usize, i: usize, f: Flit, msg: u32) -> bool {
+        let ready = self.state[r].inp[i].ready;
         if ready {
-            self.accept(r as usize, i, f, msg);
+            self.accept(r, i, f, msg);
         }
         ready
     }
@@ -190,10 +195,9 @@ impl Fabric {
         if held {
             for k in 0..self.drives.len() {
                 let d = self.drives[k];
-                if d.holding && d.valid && self.state[d.router as usize].inp[d.input as usize].ready
-                {
+                if d.holding && d.valid {
                     let msg = crate::network::raw::RAW_MSG | d.worm;
-                    self.accept(d.router as usize, d.input as usize, d.flit, msg);
+                    self.offer(d.router as usize, d.input as usize, d.flit, msg);
                 }
             }
         }

@@ -169,8 +169,6 @@ pub struct Activity {
     pub errors: u8,
     /// Per input: the error code raised this cycle (0 = none).
     pub err_codes: [u8; MAX_INPUTS],
-    /// Inputs whose FIFO was empty before the edge.
-    pub was_empty: u8,
     /// Inputs that were in `Discard` before the edge and sent or dropped a
     /// flit: a flit they forwarded ends a truncated worm.
     pub discarded: u8,
@@ -417,7 +415,6 @@ pub fn step_edge(
     let mut strips = 0u8;
     let mut diverts = 0u8;
     let mut classes = [0u8; MAX_INPUTS];
-    act.was_empty = !m.nonempty & low_bits(n_in);
     for i in bits(m.nonempty) {
         let f = s.inp[i].fifo.get(0);
         if s.inp[i].state == InState::Discard {
@@ -565,14 +562,12 @@ fn decide(
     owned: u8,
 ) -> Action {
     let kind = flit::kind(f);
-    // The common case first, as a plain branch: a BODY or TAIL of a worm
-    // that holds its outputs (the same action as its arm below).
-    if r.state == InState::Active && matches!(kind, Kind::Body | Kind::Tail) {
-        return Action::Send {
-            flit: f,
-            outs: r.reserved,
-            release: kind == Kind::Tail,
-        };
+    // The common case first, as a plain branch: the `match` below compiles
+    // to an indirect jump. Its arm for these cases is the same call.
+    if matches!(r.state, InState::Active | InState::Diverted)
+        && matches!(kind, Kind::Body | Kind::Tail)
+    {
+        return stream(r, f, kind);
     }
     match (r.state, kind) {
         (InState::Idle, Kind::Head) if (r.setup as u32) < p.setup_cycles => Action::Setup,
@@ -609,19 +604,9 @@ fn decide(
                 to_idle: false,
             },
         },
-        (InState::Active, Kind::Body) => Action::Send {
-            flit: f,
-            outs: r.reserved,
-            release: false,
-        },
-        (InState::Active, Kind::Tail) => Action::Send {
-            flit: f,
-            outs: r.reserved,
-            release: true,
-        },
+        (InState::Active | InState::Diverted, Kind::Body | Kind::Tail) => stream(r, f, kind),
         // A diverted worm: its HEADs go to the consumption channel unless
-        // they lead a healthy reserved branch; BODY and TAIL go to every
-        // reserved output and the TAIL releases them.
+        // they lead a healthy reserved branch.
         (InState::Diverted, Kind::Head) => {
             let (outs, flit) = routing::diverted_head(cfg, r, f);
             Action::Send {
@@ -630,11 +615,6 @@ fn decide(
                 release: false,
             }
         }
-        (InState::Diverted, Kind::Body | Kind::Tail) => Action::Send {
-            flit: f,
-            outs: r.reserved,
-            release: kind == Kind::Tail,
-        },
         (InState::Idle | InState::Active | InState::Diverted, Kind::Reserved) => Action::Error {
             err: RouterError::ReservedKind,
             to_idle: false,
@@ -651,6 +631,16 @@ fn decide(
             }
         }
         (InState::Discard, _) => Action::Drop { to_idle: false },
+    }
+}
+
+/// BODY or TAIL `f` of a worm that holds its outputs (`Active` or
+/// `Diverted`): to every reserved output; the TAIL releases them.
+fn stream(r: &InputRegs, f: Flit, kind: Kind) -> Action {
+    Action::Send {
+        flit: f,
+        outs: r.reserved,
+        release: kind == Kind::Tail,
     }
 }
 
