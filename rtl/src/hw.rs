@@ -20,6 +20,8 @@ pub const KIND_W: usize = flit::KIND_BITS as usize;
 pub const O_W: usize = 4;
 /// `out_owner`: an input number, all ones = no owner (`NO_OWNER` natively).
 pub const OWNER_W: usize = 4;
+/// `out_sel`: the owner of an output, one-hot over the inputs.
+pub const SEL_W: usize = MAX_INPUTS;
 /// `prio`: an input number.
 pub const PRIO_W: usize = 3;
 /// `in_setup`, the header setup counter (`setup_cycles` is 0..=255); the

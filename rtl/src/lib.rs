@@ -5,12 +5,14 @@
 //! Blocks, named after the hardware: [`fifo`] (input buffer and registered
 //! ready), [`decode`] (header decode and tree routing, one per input),
 //! [`arbiter`] (atomic reservation, rotating priority with masking),
-//! [`router`] (crossbar, output registers, input state, error register) and
+//! [`crossbar`] (owner-selected flits into the outputs),
+//! [`router`] (output registers, input state, error register) and
 //! [`fabric`] (routers wired into a torus, NI ports at the top).
 //! Contracts (flit layout, port numbering, tables, error codes) come from
 //! `wormcast-sim`, so the two models cannot drift.
 
 pub mod arbiter;
+pub mod crossbar;
 pub mod decode;
 pub mod decoders;
 pub mod drive;

@@ -16,6 +16,7 @@
 //! `RouterState::reset()`.
 
 use crate::arbiter::{vdef, Arbiter};
+use crate::crossbar::Crossbar;
 use crate::decode::{CONS_W, SETUP_W};
 use crate::decoders::Decoders;
 use crate::fifo::InputFifo;
@@ -81,6 +82,7 @@ pub struct Router<const W: usize> {
     pub fifo: Vec<InputFifo<W>>,
     pub dec: Decoders<W>,
     pub arb: Arbiter,
+    pub xbar: Crossbar<W>,
     /// Inputs in error this cycle.
     pub nerr: Popcount,
     pub in_state: Vec<DFF<Bits<STATE_W>>>,
@@ -90,6 +92,14 @@ pub struct Router<const W: usize> {
     pub in_setup: Vec<DFF<Bits<SETUP_W>>>,
     pub out_flit: Vec<DFF<Bits<W>>>,
     pub out_valid: Vec<DFF<Bit>>,
+    /// The owner register as the logic reads it: one-hot over the inputs
+    /// (0 = no owner). `out_owner` is its encoding, kept only so that the
+    /// register the lockstep, the vectors and the waves compare exists under
+    /// its native name and value; no logic reads it, so synthesis removes it.
+    /// Why one-hot (issue 12 item 3): the crossbar below selects each
+    /// output's flit with these bits directly (an AND-OR of registers, no
+    /// decode, nothing late on the data path), and `owned` is one OR.
+    pub out_sel: Vec<DFF<Bits<SEL_W>>>,
     pub out_owner: Vec<DFF<Bits<OWNER_W>>>,
     pub prio: DFF<Bits<PRIO_W>>,
     pub err_count: DFF<Bits<ERR_COUNT_W>>,
@@ -102,6 +112,15 @@ pub struct Router<const W: usize> {
     ownm_all: Signal<Local, Bits<MASK_W>>,
     /// Input i's flit leaves now (all its outputs can load).
     go: Vec<Signal<Local, Bit>>,
+    /// Outputs loaded at this edge (OR over the inputs that go of their
+    /// `send_outs`), as a chain over the inputs; `ldm[n_in]` is the mask.
+    ldm: Vec<Signal<Local, Bits<MASK_W>>>,
+    /// Outputs released by a TAIL at this edge, chained the same way.
+    relm: Vec<Signal<Local, Bits<MASK_W>>>,
+    ldm_all: Signal<Local, Bits<MASK_W>>,
+    relm_all: Signal<Local, Bits<MASK_W>>,
+    /// Next `out_sel`, before the reset.
+    sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Input i's FIFO head leaves at this edge.
     popi: Vec<Signal<Local, Bit>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
@@ -109,6 +128,7 @@ pub struct Router<const W: usize> {
     err_sum: Signal<Local, Bits<17>>,
     obit: Vec<Constant<Bits<MASK_W>>>,
     in_id: Vec<Constant<Bits<OWNER_W>>>,
+    in_bit: Vec<Constant<Bits<SEL_W>>>,
     no_owner: Constant<Bits<OWNER_W>>,
     st_idle: Constant<Bits<STATE_W>>,
     st_active: Constant<Bits<STATE_W>>,
@@ -194,12 +214,14 @@ impl<const W: usize> Router<W> {
                 // Mesh routing: no mask (router::step); the fault flips it.
                 !p.routing.is_mesh() ^ (fault == Fault::MeshMasking),
             ),
+            xbar: Crossbar::new(n_in, n_out),
             in_state: vdef(n_in),
             in_reserved: vdef(n_in),
             in_class: vdef(n_in),
             in_setup: vdef(n_in),
             out_flit: vdef(n_out),
             out_valid: vdef(n_out),
+            out_sel: vdef(n_out),
             out_owner: vdef(n_out),
             prio: Default::default(),
             err_count: Default::default(),
@@ -209,6 +231,14 @@ impl<const W: usize> Router<W> {
             ownm: vdef(n_out + 1),
             ownm_all: Default::default(),
             go: vdef(n_in),
+            ldm: vdef(n_in + 1),
+            relm: vdef(n_in + 1),
+            ldm_all: Default::default(),
+            relm_all: Default::default(),
+            sel_n: vdef(n_out),
+            in_bit: (0..n_in)
+                .map(|i| Constant::new((1u64 << i).into()))
+                .collect(),
             popi: vdef(n_in),
             setup_inc: vdef(n_in),
             setup_one: Constant::new(1u64.into()),
@@ -287,7 +317,7 @@ impl<const W: usize> Logic for Router<W> {
             self.out_valid[o].clock.next = self.clock.val();
             self.out_valid[o].d.next = self.out_valid[o].q.val();
             self.out_owner[o].clock.next = self.clock.val();
-            self.out_owner[o].d.next = self.out_owner[o].q.val();
+            self.out_sel[o].clock.next = self.clock.val();
             self.o_flit[o].next = self.out_flit[o].q.val();
             self.o_valid[o].next = self.out_valid[o].q.val();
             if self.out_valid[o].q.val() & self.o_ready[o].val() {
@@ -298,7 +328,7 @@ impl<const W: usize> Logic for Router<W> {
             } else {
                 self.clm[o + 1].next = self.clm[o].val();
             }
-            if self.out_owner[o].q.val() != self.no_owner.val() {
+            if self.out_sel[o].q.val().any() {
                 self.ownm[o + 1].next = self.ownm[o].val() | self.obit[o].val();
             } else {
                 self.ownm[o + 1].next = self.ownm[o].val();
@@ -351,6 +381,8 @@ impl<const W: usize> Logic for Router<W> {
         self.arb.prio.next = self.prio.q.val();
         self.prio.d.next = self.arb.prio_next.val();
 
+        self.ldm[0].next = 0.into();
+        self.relm[0].next = 0.into();
         for i in 0..self._n_in {
             self.in_state[i].clock.next = self.clock.val();
             self.in_state[i].d.next = self.in_state[i].q.val();
@@ -396,22 +428,19 @@ impl<const W: usize> Logic for Router<W> {
                 self.in_setup[i].d.next = 0.into();
             }
 
+            // The outputs this input loads and releases (the crossbar and
+            // the owner registers are written below, over all inputs).
             if self.go[i].val() {
-                for o in 0..self._n_out {
-                    if self.dec.send_outs[i].val().get_bit(o) {
-                        self.out_flit[o].d.next = self.dec.send_flit[i].val();
-                        self.out_valid[o].d.next = true;
-                    }
-                }
-                if self.dec.release_tail[i].val() {
-                    for o in 0..self._n_out {
-                        if self.in_reserved[i].q.val().get_bit(o) {
-                            self.out_owner[o].d.next = self.no_owner.val();
-                        }
-                    }
-                    self.in_reserved[i].d.next = 0.into();
-                    self.in_state[i].d.next = self.st_idle.val();
-                }
+                self.ldm[i + 1].next = self.ldm[i].val() | self.dec.send_outs[i].val();
+            } else {
+                self.ldm[i + 1].next = self.ldm[i].val();
+            }
+            if self.go[i].val() & self.dec.release_tail[i].val() {
+                self.relm[i + 1].next = self.relm[i].val() | self.in_reserved[i].q.val();
+                self.in_reserved[i].d.next = 0.into();
+                self.in_state[i].d.next = self.st_idle.val();
+            } else {
+                self.relm[i + 1].next = self.relm[i].val();
             }
             if self.dec.drop[i].val() | self.dec.err[i].val() {
                 self.in_state[i].d.next = self.dec.drop_state[i].val();
@@ -429,10 +458,44 @@ impl<const W: usize> Logic for Router<W> {
                 }
                 self.in_reserved[i].d.next = self.dec.req[i].val();
                 self.in_class[i].d.next = self.dec.hclass[i].val();
-                for o in 0..self._n_out {
-                    if self.dec.req[i].val().get_bit(o) {
-                        self.out_owner[o].d.next = self.in_id[i].val();
-                    }
+            }
+        }
+        // Crossbar and owners. Only an output's owner sends to it
+        // (`send_outs` ⊆ `in_reserved`, and `in_reserved[i]` holds output o
+        // iff input i owns it), so the flit an output loads is its owner's,
+        // selected by the one-hot owner register alone; the handshake only
+        // enables the load. A grant takes only outputs nobody owns, and a
+        // release only outputs its input owns, so the two never meet on
+        // one output.
+        for i in 0..self._n_in {
+            self.xbar.flit[i].next = self.dec.send_flit[i].val();
+        }
+        self.ldm_all.next = 0.into();
+        self.relm_all.next = 0.into();
+        for i in 0..self._n_in {
+            self.ldm_all.next = self.ldm[i + 1].val();
+            self.relm_all.next = self.relm[i + 1].val();
+        }
+        for o in 0..self._n_out {
+            self.xbar.sel[o].next = self.out_sel[o].q.val();
+            self.sel_n[o].next = self.out_sel[o].q.val();
+            if self.relm_all.val().get_bit(o) {
+                self.sel_n[o].next = 0.into();
+            }
+            for i in 0..self._n_in {
+                if self.arb.grant[i].val() & self.dec.req[i].val().get_bit(o) {
+                    self.sel_n[o].next = self.in_bit[i].val();
+                }
+            }
+            if self.ldm_all.val().get_bit(o) {
+                self.out_flit[o].d.next = self.xbar.out[o].val();
+                self.out_valid[o].d.next = true;
+            }
+            self.out_sel[o].d.next = self.sel_n[o].val();
+            self.out_owner[o].d.next = self.no_owner.val();
+            for i in 0..self._n_in {
+                if self.sel_n[o].val().get_bit(i) {
+                    self.out_owner[o].d.next = self.in_id[i].val();
                 }
             }
         }
@@ -456,6 +519,7 @@ impl<const W: usize> Logic for Router<W> {
             for o in 0..self._n_out {
                 self.out_flit[o].d.next = 0.into();
                 self.out_valid[o].d.next = false;
+                self.out_sel[o].d.next = 0.into();
                 self.out_owner[o].d.next = self.no_owner.val();
             }
             self.prio.d.next = 0.into();

@@ -102,6 +102,20 @@ impl NodeTables {
                 })
             })
             .collect();
+        // The tree block compares addresses on their low bits only
+        // (`node_mask`), which is exact only while every label fits them.
+        for t in &tree {
+            let labels = [t.own]
+                .into_iter()
+                .chain(t.child.iter().flatten().flat_map(|&(lo, hi)| [lo, hi]));
+            for l in labels {
+                assert!(
+                    (l as u64) & !node_mask(cfg.node_count) == 0,
+                    "tree label {l} of a {}-node network",
+                    cfg.node_count
+                );
+            }
+        }
         push("own", w, tree.iter().map(|t| t.own as u64).collect());
         push(
             "par_v",
@@ -209,6 +223,21 @@ impl NodeTables {
         let mc = cfg.mesh.filter(|_| mesh);
         push("m_own", w, mc.iter().map(|m| m.own as u64).collect());
         let nbr = mc.filter(|_| p.routing == RoutingKind::Hamiltonian);
+        // The mesh blocks compare on the low bits too (`node_mask`): labels
+        // below `n`, y below `mmax + 1`.
+        if let Some(m) = nbr {
+            for l in std::iter::once(m.own).chain(m.nbr.iter().flatten().copied()) {
+                assert!(l < m.n, "Hamiltonian label {l} of {} nodes", m.n);
+            }
+        }
+        if let Some(m) = mc {
+            assert!(
+                (m.own >> m.xb) as u64 & !node_mask(m.mmax + 1) == 0,
+                "mesh address {} above M - 1 = {}",
+                m.own,
+                m.mmax
+            );
+        }
         push(
             "m_nbr_v",
             1,
@@ -244,4 +273,11 @@ impl NodeTables {
             .unwrap_or_else(|| panic!("no table {name}"))
             .values
     }
+}
+
+/// The low bits that hold every address of a network of `nodes` nodes
+/// (`0..nodes`): ones up to the highest bit of `nodes - 1`, at least one.
+pub fn node_mask(nodes: u32) -> u64 {
+    let top = nodes.saturating_sub(1).max(1);
+    (1u64 << (32 - top.leading_zeros())) - 1
 }

@@ -36,6 +36,14 @@ pub struct HamRoute<const W: usize> {
     pub d: Signal<Out, Bits<2>>,
     /// Number of labels.
     m_n: Constant<Bits<W>>,
+    /// Low bits that hold every label, `Node` has none above them, and
+    /// those bits: as in [`super::tree::TreeRoute`], a `Node` with a higher
+    /// bit set is out of range, and the port of an out-of-range `Node` is
+    /// never read (the range error comes first), so the comparators need
+    /// only the low bits (issue 12 item 3, area).
+    nmask: Constant<Bits<W>>,
+    hz: Signal<Local, Bit>,
+    hl: Signal<Local, Bits<W>>,
     /// Toward a larger label.
     up: Signal<Local, Bit>,
     /// The neighbour on port d fits (label between own and target) / is
@@ -57,6 +65,9 @@ impl<const W: usize> HamRoute<W> {
             here: Default::default(),
             d: Default::default(),
             m_n: Constant::new((mc.n as u64).into()),
+            nmask: Constant::new(crate::tables::node_mask(mc.n).into()),
+            hz: Default::default(),
+            hl: Default::default(),
             up: Default::default(),
             fit: vdef(4),
             sel: vdef(4),
@@ -68,14 +79,17 @@ impl<const W: usize> Logic for HamRoute<W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.hnode.next = self.wflit.val() >> self.node_shift.val();
+        self.hz.next = (self.hnode.val() & !self.nmask.val()) == 0;
+        self.hl.next = self.hnode.val() & self.nmask.val();
         // Toward a larger label the neighbour with the largest label
         // <= L(v), else the one with the smallest label >= L(v); labels are
         // distinct, so one port wins.
-        self.up.next = self.m_own.val() < self.hnode.val();
+        self.up.next = (self.m_own.val() & self.nmask.val()) < self.hl.val();
         for d in 0..4 {
             self.fit[d].next = self.m_nbr_v[d].val()
-                & ((self.up.val() & (self.m_nbr[d].val() <= self.hnode.val()))
-                    | (!self.up.val() & (self.m_nbr[d].val() >= self.hnode.val())));
+                & ((self.up.val() & ((self.m_nbr[d].val() & self.nmask.val()) <= self.hl.val()))
+                    | (!self.up.val()
+                        & ((self.m_nbr[d].val() & self.nmask.val()) >= self.hl.val())));
         }
         for d in 0..4 {
             self.sel[d].next = self.fit[d].val();
@@ -88,8 +102,8 @@ impl<const W: usize> Logic for HamRoute<W> {
                 }
             }
         }
-        self.ok.next = self.hnode.val() < self.m_n.val();
-        self.here.next = self.hnode.val() == self.m_own.val();
+        self.ok.next = self.hz.val() & (self.hl.val() < self.m_n.val());
+        self.here.next = self.hz.val() & (self.hl.val() == (self.m_own.val() & self.nmask.val()));
         self.d.next = 0.into();
         if self.sel[0].val() {
             self.d.next = 0.into();
@@ -120,6 +134,12 @@ pub struct GridRoute<const W: usize> {
     m_xmask: Constant<Bits<W>>,
     m_kmax: Constant<Bits<W>>,
     m_mmax: Constant<Bits<W>>,
+    /// Low bits that hold every y (M−1 fits): a `Node` with a y bit above
+    /// them is out of range, and only the low bits are compared (as in
+    /// [`HamRoute`]).
+    m_ymask: Constant<Bits<W>>,
+    yz: Signal<Local, Bit>,
+    yfull: Signal<Local, Bits<W>>,
     x: Signal<Local, Bits<W>>,
     y: Signal<Local, Bits<W>>,
     ox: Signal<Local, Bits<W>>,
@@ -145,6 +165,9 @@ impl<const W: usize> GridRoute<W> {
             m_xmask: Constant::new(((1u64 << mc.xb) - 1).into()),
             m_kmax: Constant::new((mc.kmax as u64).into()),
             m_mmax: Constant::new((mc.mmax as u64).into()),
+            m_ymask: Constant::new(crate::tables::node_mask(mc.mmax + 1).into()),
+            yz: Default::default(),
+            yfull: Default::default(),
             x: Default::default(),
             y: Default::default(),
             ox: Default::default(),
@@ -161,10 +184,14 @@ impl<const W: usize> Logic for GridRoute<W> {
         self.hnode.next = self.wflit.val() >> self.node_shift.val();
         // x and y by a mask and a shift, a range check, then the port.
         self.x.next = self.hnode.val() & self.m_xmask.val();
-        self.y.next = self.hnode.val() >> self.m_xb.val();
+        self.yfull.next = self.hnode.val() >> self.m_xb.val();
+        self.yz.next = (self.yfull.val() & !self.m_ymask.val()) == 0;
+        self.y.next = self.yfull.val() & self.m_ymask.val();
         self.ox.next = self.m_own.val() & self.m_xmask.val();
-        self.oy.next = self.m_own.val() >> self.m_xb.val();
-        self.ok.next = (self.x.val() <= self.m_kmax.val()) & (self.y.val() <= self.m_mmax.val());
+        self.oy.next = (self.m_own.val() >> self.m_xb.val()) & self.m_ymask.val();
+        self.ok.next = self.yz.val()
+            & (self.x.val() <= self.m_kmax.val())
+            & (self.y.val() <= self.m_mmax.val());
         self.here.next = false;
         self.d.next = 0.into();
         for _k in 0..self._n_nf {

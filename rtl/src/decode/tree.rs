@@ -46,6 +46,16 @@ pub struct TreeRoute<const W: usize> {
     pub own_hit: Signal<Out, Bit>,
     pub node_ok: Signal<Out, Bit>,
     node_count: Constant<Bits<W>>,
+    /// The low `b` bits of an address, `b` = the bits of `node_count - 1`:
+    /// every label in the tables is below `node_count`, so a `Node` with a
+    /// bit set above them is out of range, below no child and nobody's own
+    /// number, and every compare needs only the low `b` bits (issue 12 item
+    /// 3, area: 4-bit instead of 22-bit comparators on a 4×4 torus with
+    /// 32-bit flits). `NodeTables::new` asserts the tables fit.
+    nmask: Constant<Bits<W>>,
+    /// `Node` has no bit above the low `b`, and those bits.
+    hz: Signal<Local, Bit>,
+    hl: Signal<Local, Bits<W>>,
     /// The tree's port for `Node`: valid (invalid only above the root) and
     /// port; `up` when that port is the parent port.
     pub rt_v: Signal<Out, Bit>,
@@ -83,6 +93,9 @@ impl<const W: usize> TreeRoute<W> {
             own_hit: Default::default(),
             node_ok: Default::default(),
             node_count: Constant::new((nodes as u64).into()),
+            nmask: Constant::new(crate::tables::node_mask(nodes).into()),
+            hz: Default::default(),
+            hl: Default::default(),
             rt_v: Default::default(),
             rt_d: Default::default(),
             up: Default::default(),
@@ -103,6 +116,8 @@ impl<const W: usize> Logic for TreeRoute<W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.hnode.next = self.wflit.val() >> self.node_shift.val();
+        self.hz.next = (self.hnode.val() & !self.nmask.val()) == 0;
+        self.hl.next = self.hnode.val() & self.nmask.val();
         self.hcls.next = self
             .wflit
             .val()
@@ -130,8 +145,9 @@ impl<const W: usize> Logic for TreeRoute<W> {
         }
         for d in 0..4 {
             self.bl[d].next = self.t_ch_v[d].val()
-                & (self.t_lo[d].val() <= self.hnode.val())
-                & (self.hnode.val() <= self.t_hi[d].val());
+                & self.hz.val()
+                & ((self.t_lo[d].val() & self.nmask.val()) <= self.hl.val())
+                & (self.hl.val() <= (self.t_hi[d].val() & self.nmask.val()));
         }
         self.below.next = self
             .z4
@@ -147,8 +163,9 @@ impl<const W: usize> Logic for TreeRoute<W> {
             .replace_bit(1, self.t_ch_v[1].val())
             .replace_bit(2, self.t_ch_v[2].val())
             .replace_bit(3, self.t_ch_v[3].val());
-        self.own_hit.next = self.hnode.val() == self.t_own.val();
-        self.node_ok.next = self.hnode.val() < self.node_count.val();
+        self.own_hit.next =
+            self.hz.val() & (self.hl.val() == (self.t_own.val() & self.nmask.val()));
+        self.node_ok.next = self.hz.val() & (self.hl.val() < self.node_count.val());
         // TreeTable::route: the first child port (O1..O4) whose range holds
         // Node, else the parent port (invalid at the root).
         if self.bl[0].val() {
