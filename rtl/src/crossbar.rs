@@ -61,15 +61,21 @@ impl<const W: usize> Logic for Crossbar<W> {
     }
 
     fn hdl(&self) -> Verilog {
-        let mut v = String::new();
-        let _ = writeln!(v, "always @(*) begin");
-        for o in 0..self.out.len() {
-            let terms: Vec<String> = (0..self.flit.len())
-                .map(|i| format!("({{{W}{{sel${o}[{i}]}}}} & flit${i})"))
-                .collect();
-            let _ = writeln!(v, "  out${o} = {};", terms.join(" | "));
-        }
-        let _ = writeln!(v, "end");
-        Verilog::Custom(v)
+        Verilog::Custom(verilog(self.flit.len(), self.out.len(), W))
     }
+}
+
+/// The body of the crossbar module with `n_in` inputs, `n_out` outputs and
+/// `w`-bit flits (ports `sel$o`, `flit$i`, `out$o`).
+pub fn verilog(n_in: usize, n_out: usize, w: usize) -> String {
+    let mut v = String::new();
+    let _ = writeln!(v, "always @(*) begin");
+    for o in 0..n_out {
+        let terms: Vec<String> = (0..n_in)
+            .map(|i| format!("({{{w}{{sel${o}[{i}]}}}} & flit${i})"))
+            .collect();
+        let _ = writeln!(v, "  out${o} = {};", terms.join(" | "));
+    }
+    let _ = writeln!(v, "end");
+    v
 }

@@ -281,3 +281,25 @@ pub fn node_mask(nodes: u32) -> u64 {
     let top = nodes.saturating_sub(1).max(1);
     (1u64 << (32 - top.leading_zeros())) - 1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::node_mask;
+
+    /// Every address below `nodes` fits the mask and the first address at
+    /// or above the next power of two does not (the routing blocks treat a
+    /// bit above the mask as out of range).
+    #[test]
+    fn node_mask_holds_every_address_and_no_more_bits() {
+        assert_eq!(node_mask(1), 1);
+        assert_eq!(node_mask(2), 1);
+        assert_eq!(node_mask(3), 3);
+        assert_eq!(node_mask(16), 0xF);
+        assert_eq!(node_mask(17), 0x1F);
+        for n in 1..=4096u32 {
+            let m = node_mask(n);
+            assert_eq!((n as u64 - 1) & !m, 0, "{n}: {m:#x}");
+            assert!(m == 1 || (n as u64 - 1) > m >> 1, "{n}: {m:#x} too wide");
+        }
+    }
+}
