@@ -467,12 +467,10 @@ impl<const W: usize> Logic for Router<W> {
         // enables the load. A grant takes only outputs nobody owns, and a
         // release only outputs its input owns, so the two never meet on
         // one output.
-        for i in 0..self._n_in {
-            self.xbar.flit[i].next = self.dec.send_flit[i].val();
-        }
         self.ldm_all.next = 0.into();
         self.relm_all.next = 0.into();
         for i in 0..self._n_in {
+            self.xbar.flit[i].next = self.dec.send_flit[i].val();
             self.ldm_all.next = self.ldm[i + 1].val();
             self.relm_all.next = self.relm[i + 1].val();
         }

@@ -276,10 +276,10 @@ impl NodeTables {
 }
 
 /// The low bits that hold every address of a network of `nodes` nodes
-/// (`0..nodes`): ones up to the highest bit of `nodes - 1`, at least one.
+/// (`0..nodes`, `nodes` ≥ 1): as many as a packed address's x field needs
+/// for `nodes` columns (`mesh_table::x_bits`, at least one).
 pub fn node_mask(nodes: u32) -> u64 {
-    let top = nodes.saturating_sub(1).max(1);
-    (1u64 << (32 - top.leading_zeros())) - 1
+    (1u64 << wormcast_sim::config::mesh_table::x_bits(nodes)) - 1
 }
 
 #[cfg(test)]

@@ -7,19 +7,12 @@
 //! must differ). Skipped, with a note, where iverilog is missing (CI
 //! installs it).
 
+mod common;
+
 use std::fmt::Write;
-use std::process::Command;
 use wormcast_rtl::arbiter::ArbiterNet;
 use wormcast_rtl::hw::PRIO_W;
 use wormcast_sim::router::arbiter::arbitrate_masking;
-
-fn have_iverilog() -> bool {
-    let ok = Command::new("iverilog").arg("-V").output().is_ok();
-    if !ok {
-        eprintln!("note: iverilog not installed, check skipped");
-    }
-    ok
-}
 
 struct Rng(u64);
 impl Rng {
@@ -35,8 +28,7 @@ impl Rng {
 /// (grant bits, next prio) per vector.
 fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<(u64, u64)> {
     let n = net.n;
-    let dir = std::env::temp_dir().join(format!("wormcast_arb_{name}"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch(&format!("arb_{name}"));
     let mut v = String::new();
     let ports: Vec<String> = (0..n)
         .map(|i| format!("req${i}"))
@@ -109,7 +101,6 @@ fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<
     writeln!(v, "    $fclose(fo); $finish;").unwrap();
     writeln!(v, "  end").unwrap();
     writeln!(v, "endmodule").unwrap();
-    std::fs::write(dir.join("tb.v"), &v).unwrap();
     let mut input = String::new();
     for (req, owned, prio) in vecs {
         for r in req {
@@ -118,24 +109,7 @@ fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<
         writeln!(input, "{owned:x} {prio:x}").unwrap();
     }
     std::fs::write(dir.join("in.txt"), input).unwrap();
-    let out = Command::new("iverilog")
-        .args(["-g2012", "-o"])
-        .arg(dir.join("a.vvp"))
-        .arg(dir.join("tb.v"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "iverilog: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new("vvp").arg(dir.join("a.vvp")).output().unwrap();
-    assert!(
-        run.status.success(),
-        "vvp: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let text = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+    let text = common::run_tb(&dir, &v);
     text.lines()
         .map(|l| {
             let mut it = l
@@ -169,7 +143,7 @@ fn vectors(n: usize, count: usize, seed: u64) -> Vec<(Vec<u64>, u64, u64)> {
 
 #[test]
 fn arbiter_verilog_equals_native_arbiter() {
-    if !have_iverilog() {
+    if !common::have("iverilog") {
         return;
     }
     for n in [3usize, 5] {
@@ -202,7 +176,7 @@ fn arbiter_verilog_equals_native_arbiter() {
 
 #[test]
 fn broken_arbiter_verilog_differs() {
-    if !have_iverilog() {
+    if !common::have("iverilog") {
         return;
     }
     let net = ArbiterNet {

@@ -5,8 +5,9 @@
 //! (output, owner) pair directly. Skipped, with a note, where iverilog is
 //! missing (CI installs it).
 
+mod common;
+
 use std::fmt::Write;
-use std::process::Command;
 use wormcast_rtl::crossbar::verilog;
 use wormcast_rtl::hw::SEL_W;
 
@@ -15,8 +16,7 @@ const W: usize = 32;
 /// Runs the crossbar's Verilog on (owners per output, flits per input);
 /// returns the outputs per vector.
 fn simulate(n_in: usize, n_out: usize, vecs: &[(Vec<u64>, Vec<u64>)]) -> Vec<Vec<u64>> {
-    let dir = std::env::temp_dir().join(format!("wormcast_xbar_{n_in}_{n_out}"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch(&format!("xbar_{n_in}_{n_out}"));
     let sel: Vec<String> = (0..n_out).map(|o| format!("sel${o}")).collect();
     let flit: Vec<String> = (0..n_in).map(|i| format!("flit${i}")).collect();
     let out: Vec<String> = (0..n_out).map(|o| format!("out${o}")).collect();
@@ -80,7 +80,6 @@ fn simulate(n_in: usize, n_out: usize, vecs: &[(Vec<u64>, Vec<u64>)]) -> Vec<Vec
     writeln!(v, "    $fclose(fo); $finish;").unwrap();
     writeln!(v, "  end").unwrap();
     writeln!(v, "endmodule").unwrap();
-    std::fs::write(dir.join("tb.v"), &v).unwrap();
     let mut input = String::new();
     for (owners, flits) in vecs {
         let sel = owners
@@ -92,25 +91,7 @@ fn simulate(n_in: usize, n_out: usize, vecs: &[(Vec<u64>, Vec<u64>)]) -> Vec<Vec
         input.push('\n');
     }
     std::fs::write(dir.join("in.txt"), input).unwrap();
-    let out = Command::new("iverilog")
-        .args(["-g2012", "-o"])
-        .arg(dir.join("a.vvp"))
-        .arg(dir.join("tb.v"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "iverilog: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new("vvp").arg(dir.join("a.vvp")).output().unwrap();
-    assert!(
-        run.status.success(),
-        "vvp: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    std::fs::read_to_string(dir.join("out.txt"))
-        .unwrap()
+    common::run_tb(&dir, &v)
         .lines()
         .map(|l| {
             l.split_whitespace()
@@ -122,8 +103,7 @@ fn simulate(n_in: usize, n_out: usize, vecs: &[(Vec<u64>, Vec<u64>)]) -> Vec<Vec
 
 #[test]
 fn crossbar_verilog_gives_each_output_its_owners_flit() {
-    if Command::new("iverilog").arg("-V").output().is_err() {
-        eprintln!("note: iverilog not installed, check skipped");
+    if !common::have("iverilog") {
         return;
     }
     let mut x: u64 = 0x2545_F491_4F6C_DD1D;

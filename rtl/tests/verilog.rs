@@ -2,40 +2,23 @@
 //! no latches, no undriven or undeclared wires) and by `iverilog -g2012`.
 //! The tool checks are skipped, with a note, where the tool is missing.
 
-use std::process::Command;
+mod common;
+
+use common::have;
 use wormcast_rtl::fabric_cfg::dstm_configs;
 use wormcast_rtl::generate::{fabric_module, router_module};
 use wormcast_sim::config::RouterParams;
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
 
-fn have(tool: &str) -> bool {
-    let ok = Command::new(tool).arg("-V").output().is_ok();
-    if !ok {
-        eprintln!("note: {tool} not installed, check skipped");
-    }
-    ok
-}
-
 fn iverilog(name: &str, v: &str) {
     if !have("iverilog") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("wormcast_iverilog_{name}"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch(&format!("iverilog_{name}"));
     let f = dir.join("top.v");
     std::fs::write(&f, v).unwrap();
-    let out = Command::new("iverilog")
-        .args(["-g2012", "-o"])
-        .arg(dir.join("a.vvp"))
-        .arg(&f)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "iverilog rejected {name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::iverilog(&dir, &f);
 }
 
 fn yosys(name: &str, v: &str, top: &str) {
