@@ -13,12 +13,19 @@
 //! ring with a read pointer. The head, `count` and `ready` are identical.
 //! With a ring, the head is a `depth`:1 multiplexer behind the read
 //! pointer, at the start of the router's longest path (head → decode →
-//! arbiter → input state); here it is a register output, and the
-//! multiplexer moves to the write side (slot k takes slot k+1 on a pop),
-//! which no longer sits on that path. For the default depth of 2 it costs
-//! the same: one 2:1 multiplexer per bit, on slot 0. Deep buffers (up to
-//! `MAX_DEPTH`) pay a 2:1 multiplexer per slot instead of a `depth`:1 read
-//! multiplexer.
+//! arbiter → grant → pop), and synthesis folds that multiplexer into every
+//! output's crossbar cone (measured: +280 SB_LUT4 on the default router);
+//! here the head is a register output and the multiplexer is on the write
+//! side, one 2:1 multiplexer per bit of each slot but the last.
+//!
+//! The pop, the last signal the router computes, ends that path at these
+//! slots, so it only enables them: slot k loads when the head leaves or
+//! when it is free (`count <= k`; what a free slot holds is never read),
+//! and what it loads is chosen from `count` alone, a register: its
+//! successor when that holds a flit (`count >= k + 2`), else the upstream
+//! flit. Both cases are right: with a pop and `count = k + 1` the push (if
+//! any) writes position `count - 1 = k`; without a pop a push writes
+//! position `count`, the one free slot that takes a flit.
 
 use crate::decode::SIDE_W;
 use rust_hdl::prelude::*;
@@ -47,21 +54,32 @@ pub struct InputFifo<const W: usize> {
     pub count: Signal<Out, Bits<COUNT_W>>,
     /// Registered ready to the upstream sender (register `ready`).
     pub ready: Signal<Out, Bit>,
+    /// `count` > 0, as its own register: the decode reads it first thing
+    /// on the router's longest path (issue 12, timing).
+    pub nonempty: Signal<Out, Bit>,
 
     /// Slot 0 is the head, slot k the k-th flit behind it.
     slot: Vec<DFF<Bits<W>>>,
     sslot: Vec<DFF<Bits<SIDE_W>>>,
     cnt: DFF<Bits<COUNT_W>>,
     rdy: DFF<Bit>,
+    ne: DFF<Bit>,
     push: Signal<Local, Bit>,
-    /// The slot a push writes: `count`, or `count - 1` with a pop.
-    wpos: Signal<Local, Bits<COUNT_W>>,
+    /// What slot k loads when it is enabled, chosen by `count` only.
+    nxt: Vec<Signal<Local, Bits<W>>>,
+    snxt: Vec<Signal<Local, Bits<SIDE_W>>>,
     cnt_m1: Signal<Local, Bits<COUNT_W>>,
     cnt_next: Signal<Local, Bits<COUNT_W>>,
     depth_c: Constant<Bits<COUNT_W>>,
-    /// Slot numbers k, and k + 1 for the slots that shift.
+    /// The `count` bits `depth` needs (issue 12 item 3, pointers sized to
+    /// the depth): `count` never exceeds `depth`, so masking the next value
+    /// with this changes nothing, and the bits above it have a constant 0
+    /// next value and reset, which synthesis removes with their logic. The
+    /// port stays `COUNT_W` wide, the width the native register compares at.
+    cnt_mask: Constant<Bits<COUNT_W>>,
+    /// Slot numbers k, and k + 2 for the slots that shift.
     kc: Vec<Constant<Bits<COUNT_W>>>,
-    kc1: Vec<Constant<Bits<COUNT_W>>>,
+    kc2: Vec<Constant<Bits<COUNT_W>>>,
     /// Deliberate fault for the lockstep self-test: `ready` from the fill
     /// before the edge (over-commits).
     broken: Constant<Bit>,
@@ -94,16 +112,20 @@ impl<const W: usize> InputFifo<W> {
             sslot: (0..depth).map(|_| DFF::default()).collect(),
             cnt: Default::default(),
             rdy: Default::default(),
+            ne: Default::default(),
+            nonempty: Default::default(),
             push: Default::default(),
-            wpos: Default::default(),
+            nxt: (0..depth).map(|_| Default::default()).collect(),
+            snxt: (0..depth).map(|_| Default::default()).collect(),
             cnt_m1: Default::default(),
             cnt_next: Default::default(),
             depth_c: Constant::new((depth as u64).into()),
+            cnt_mask: Constant::new(count_mask(depth).into()),
             kc: (0..depth)
                 .map(|k| Constant::new((k as u64).into()))
                 .collect(),
-            kc1: (0..depth - 1)
-                .map(|k| Constant::new((k as u64 + 1).into()))
+            kc2: (0..depth - 1)
+                .map(|k| Constant::new((k as u64 + 2).into()))
                 .collect(),
             broken: Constant::new(broken),
             _depth: depth,
@@ -112,10 +134,15 @@ impl<const W: usize> InputFifo<W> {
     }
 }
 
+/// The low bits that hold every count from 0 to `depth`.
+fn count_mask(depth: usize) -> u64 {
+    (1u64 << (usize::BITS - depth.leading_zeros())) - 1
+}
+
 impl<const W: usize> Logic for InputFifo<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cnt, rdy);
+        dff_setup!(self, clock, cnt, rdy, ne);
         for k in 0..self._depth {
             self.slot[k].clock.next = self.clock.val();
             self.slot[k].d.next = self.slot[k].q.val();
@@ -124,26 +151,25 @@ impl<const W: usize> Logic for InputFifo<W> {
         }
         self.count.next = self.cnt.q.val();
         self.ready.next = self.rdy.q.val();
+        self.nonempty.next = self.ne.q.val();
         self.head.next = self.slot[0].q.val();
         self.head_side.next = self.sslot[0].q.val();
         self.push.next = self.in_valid.val() & self.rdy.q.val();
         self.cnt_m1.next = self.cnt.q.val() - 1;
-        if self.pop.val() {
-            self.wpos.next = self.cnt_m1.val();
-        } else {
-            self.wpos.next = self.cnt.q.val();
+        for k in 0..self._depth {
+            self.nxt[k].next = self.in_flit.val();
+            self.snxt[k].next = self.in_side.val();
         }
-        // A pop moves every held flit one slot towards the head.
         for k in 0..self._shift {
-            if self.pop.val() & (self.kc1[k].val() < self.cnt.q.val()) {
-                self.slot[k].d.next = self.slot[k + 1].q.val();
-                self.sslot[k].d.next = self.sslot[k + 1].q.val();
+            if self.kc2[k].val() <= self.cnt.q.val() {
+                self.nxt[k].next = self.slot[k + 1].q.val();
+                self.snxt[k].next = self.sslot[k + 1].q.val();
             }
         }
         for k in 0..self._depth {
-            if self.push.val() & (self.wpos.val() == self.kc[k].val()) {
-                self.slot[k].d.next = self.in_flit.val();
-                self.sslot[k].d.next = self.in_side.val();
+            if self.pop.val() | (self.cnt.q.val() <= self.kc[k].val()) {
+                self.slot[k].d.next = self.nxt[k].val();
+                self.sslot[k].d.next = self.snxt[k].val();
             }
         }
         self.cnt_next.next = self.cnt.q.val();
@@ -153,8 +179,9 @@ impl<const W: usize> Logic for InputFifo<W> {
         if self.push.val() & !self.pop.val() {
             self.cnt_next.next = self.cnt.q.val() + 1;
         }
-        self.cnt.d.next = self.cnt_next.val();
+        self.cnt.d.next = self.cnt_next.val() & self.cnt_mask.val();
         self.rdy.d.next = self.cnt_next.val() < self.depth_c.val();
+        self.ne.d.next = self.cnt_next.val().any();
         if self.broken.val() {
             self.rdy.d.next = self.cnt.q.val() < self.depth_c.val();
         }
@@ -162,6 +189,21 @@ impl<const W: usize> Logic for InputFifo<W> {
         if self.rst.val() {
             self.cnt.d.next = 0.into();
             self.rdy.d.next = true;
+            self.ne.d.next = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn count_mask_holds_every_fill() {
+        for depth in 1..=super::MAX_DEPTH {
+            let m = super::count_mask(depth);
+            assert!(m < 1 << super::COUNT_W, "depth {depth}");
+            assert_eq!(depth as u64 & m, depth as u64, "depth {depth}");
+            // and no wider than needed: the top bit of the mask is used
+            assert!(depth as u64 > m >> 1, "depth {depth} mask {m:#b}");
         }
     }
 }

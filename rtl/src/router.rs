@@ -115,10 +115,14 @@ pub struct Router<const W: usize> {
     /// Outputs loaded at this edge (OR over the inputs that go of their
     /// `send_outs`), as a chain over the inputs; `ldm[n_in]` is the mask.
     ldm: Vec<Signal<Local, Bits<MASK_W>>>,
-    /// Outputs released by a TAIL at this edge, chained the same way.
-    relm: Vec<Signal<Local, Bits<MASK_W>>>,
     ldm_all: Signal<Local, Bits<MASK_W>>,
-    relm_all: Signal<Local, Bits<MASK_W>>,
+    /// Inputs whose TAIL releases their outputs at this edge (one-hot
+    /// bits, as `out_sel`), chained over the inputs; `rel_all` the mask.
+    rel: Vec<Signal<Local, Bits<SEL_W>>>,
+    rel_all: Signal<Local, Bits<SEL_W>>,
+    /// Per output, the input granted it at this edge (one-hot; at most
+    /// one is).
+    gsel_all: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Next `out_sel`, before the reset.
     sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Input i's FIFO head leaves at this edge.
@@ -232,9 +236,10 @@ impl<const W: usize> Router<W> {
             ownm_all: Default::default(),
             go: vdef(n_in),
             ldm: vdef(n_in + 1),
-            relm: vdef(n_in + 1),
             ldm_all: Default::default(),
-            relm_all: Default::default(),
+            rel: vdef(n_in + 1),
+            rel_all: Default::default(),
+            gsel_all: vdef(n_out),
             sel_n: vdef(n_out),
             in_bit: (0..n_in)
                 .map(|i| Constant::new((1u64 << i).into()))
@@ -382,7 +387,7 @@ impl<const W: usize> Logic for Router<W> {
         self.prio.d.next = self.arb.prio_next.val();
 
         self.ldm[0].next = 0.into();
-        self.relm[0].next = 0.into();
+        self.rel[0].next = 0.into();
         for i in 0..self._n_in {
             self.in_state[i].clock.next = self.clock.val();
             self.in_state[i].d.next = self.in_state[i].q.val();
@@ -403,7 +408,7 @@ impl<const W: usize> Logic for Router<W> {
             self.dec.wflit[i].next = self.i_flit[i].val();
             self.dec.hside[i].next = self.fifo[i].head_side.val();
             self.fifo[i].in_side.next = self.dec.side[i].val();
-            self.dec.nonempty[i].next = self.fifo[i].count.val().any();
+            self.dec.nonempty[i].next = self.fifo[i].nonempty.val();
             self.dec.state[i].next = self.in_state[i].q.val();
             self.dec.reserved[i].next = self.in_reserved[i].q.val();
             self.dec.wclass[i].next = self.in_class[i].q.val();
@@ -436,11 +441,11 @@ impl<const W: usize> Logic for Router<W> {
                 self.ldm[i + 1].next = self.ldm[i].val();
             }
             if self.go[i].val() & self.dec.release_tail[i].val() {
-                self.relm[i + 1].next = self.relm[i].val() | self.in_reserved[i].q.val();
+                self.rel[i + 1].next = self.rel[i].val() | self.in_bit[i].val();
                 self.in_reserved[i].d.next = 0.into();
                 self.in_state[i].d.next = self.st_idle.val();
             } else {
-                self.relm[i + 1].next = self.relm[i].val();
+                self.rel[i + 1].next = self.rel[i].val();
             }
             if self.dec.drop[i].val() | self.dec.err[i].val() {
                 self.in_state[i].d.next = self.dec.drop_state[i].val();
@@ -464,27 +469,34 @@ impl<const W: usize> Logic for Router<W> {
         // (`send_outs` ⊆ `in_reserved`, and `in_reserved[i]` holds output o
         // iff input i owns it), so the flit an output loads is its owner's,
         // selected by the one-hot owner register alone; the handshake only
-        // enables the load. A grant takes only outputs nobody owns, and a
-        // release only outputs its input owns, so the two never meet on
-        // one output.
+        // enables the load.
+        //
+        // Next owner: kept unless its input's TAIL releases now, or the
+        // input granted the output now. Written per input (`rel_all`: the
+        // inputs releasing) and not, as natively, per output (the outputs a
+        // release frees), because an input releases exactly the outputs it
+        // owns; and a grant takes only outputs nobody owns, at most one input
+        // each (the arbiter's taken mask), so a grant and a release never
+        // meet on one output. Each owner bit is then one LUT (issue 12, area).
         self.ldm_all.next = 0.into();
-        self.relm_all.next = 0.into();
+        self.rel_all.next = 0.into();
         for i in 0..self._n_in {
             self.xbar.flit[i].next = self.dec.send_flit[i].val();
             self.ldm_all.next = self.ldm[i + 1].val();
-            self.relm_all.next = self.relm[i + 1].val();
+            self.rel_all.next = self.rel[i + 1].val();
+        }
+        for o in 0..self._n_out {
+            self.gsel_all[o].next = 0.into();
+            for i in 0..self._n_in {
+                if self.arb.grant[i].val() & self.dec.req[i].val().get_bit(o) {
+                    self.gsel_all[o].next = self.in_bit[i].val();
+                }
+            }
         }
         for o in 0..self._n_out {
             self.xbar.sel[o].next = self.out_sel[o].q.val();
-            self.sel_n[o].next = self.out_sel[o].q.val();
-            if self.relm_all.val().get_bit(o) {
-                self.sel_n[o].next = 0.into();
-            }
-            for i in 0..self._n_in {
-                if self.arb.grant[i].val() & self.dec.req[i].val().get_bit(o) {
-                    self.sel_n[o].next = self.in_bit[i].val();
-                }
-            }
+            self.sel_n[o].next =
+                (self.out_sel[o].q.val() & !self.rel_all.val()) | self.gsel_all[o].val();
             if self.ldm_all.val().get_bit(o) {
                 self.out_flit[o].d.next = self.xbar.out[o].val();
                 self.out_valid[o].d.next = true;

@@ -77,11 +77,17 @@ pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
 const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 
 /// Width of a flit's pre-decode, stored beside it in the input FIFO
-/// ([`Decode::side`]). Layout, bit 0 up: first-HEAD error (1), its code
-/// (4), first-HEAD link request O1..O4 (4), consume (1), divert (1), strip
-/// (1), `below` per child port (4), class ok (1), node ok (1), own hit (1),
-/// mesh port (2), mesh here (1).
-pub const SIDE_W: usize = 22;
+/// ([`Decode::side`]). Layout, bit 0 up: first-HEAD error (1); its code if
+/// it is an error, else its link request O1..O4 (4); consume (1), divert
+/// (1), strip (1), `below` per child port (4), class ok (1), node ok (1),
+/// own hit (1), mesh port (2), mesh here (1).
+///
+/// Why the code and the link request share bits (issue 12, area): a first
+/// HEAD either raises an error, whose code is all the head needs, or
+/// requests links, and never both; one field saves four flip-flops a slot
+/// and their head multiplexers.
+pub const SIDE_W: usize = 18;
+const _: () = assert!(ERR_CODE_W == O_W);
 
 #[derive(LogicBlock)]
 pub struct Decode<const W: usize> {
@@ -208,7 +214,14 @@ pub struct Decode<const W: usize> {
     o_bad: Signal<Local, Bit>,
     /// An O bit on a healthy (not faulty) port fails its link check.
     o_bad_h: Signal<Local, Bit>,
-    res_m1: Signal<Local, Bits<MASK_W>>,
+    /// Chains over the reserved bits: `r_seen[k]` = one of bits 0..k is
+    /// set, `r_two[k]` = two of them are; `multi` = `r_two[8]` (`MASK_W`
+    /// is 8; rust-hdl needs literal indices).
+    /// Why a chain and not `x & (x - 1) != 0` (issue 12, timing): the
+    /// subtraction maps to a carry chain on the router's longest path
+    /// (reservation → trailing-HEAD decision → `go`); this is a few LUTs.
+    r_seen: Vec<Signal<Local, Bit>>,
+    r_two: Vec<Signal<Local, Bit>>,
     multi: Signal<Local, Bit>,
     /// Local fault information: the header's output is faulty.
     dv_port: Signal<Local, Bit>,
@@ -270,7 +283,9 @@ pub struct Decode<const W: usize> {
     m_d: Signal<Local, Bits<2>>,
     /// Reserved links, and more than one of them.
     links: Signal<Local, Bits<MASK_W>>,
-    links_m1: Signal<Local, Bits<MASK_W>>,
+    /// The same chains over the reserved links.
+    l_seen: Vec<Signal<Local, Bit>>,
+    l_two: Vec<Signal<Local, Bit>>,
     links_multi: Signal<Local, Bit>,
     m_dres: Signal<Local, Bit>,
     _classes: usize,
@@ -391,7 +406,8 @@ impl<const W: usize> Decode<W> {
             f_lok: Default::default(),
             o_bad: Default::default(),
             o_bad_h: Default::default(),
-            res_m1: Default::default(),
+            r_seen: vdef(MASK_W),
+            r_two: vdef(MASK_W + 1),
             multi: Default::default(),
             dv_port: Default::default(),
             dv_hit: Default::default(),
@@ -438,7 +454,8 @@ impl<const W: usize> Decode<W> {
             m_here: Default::default(),
             m_d: Default::default(),
             links: Default::default(),
-            links_m1: Default::default(),
+            l_seen: vdef(MASK_W),
+            l_two: vdef(MASK_W + 1),
             links_multi: Default::default(),
             m_dres: Default::default(),
             _classes: classes,
@@ -630,41 +647,42 @@ impl<const W: usize> Logic for Decode<W> {
             self.p_links.next = self.one4.val() << self.f_d.val();
         }
         // Packed in the SIDE_W layout.
+        // The code is 0 without an error and the links are 0 with one.
         self.side_v.next = (bit_cast::<SIDE_W, ERR_CODE_W>(self.p_code.val()) << 1)
-            | (bit_cast::<SIDE_W, O_W>(self.p_links.val()) << 5)
-            | (bit_cast::<SIDE_W, 2>(self.m_d.val()) << 19);
+            | (bit_cast::<SIDE_W, O_W>(self.p_links.val()) << 1)
+            | (bit_cast::<SIDE_W, 2>(self.m_d.val()) << 15);
         self.side.next = self
             .side_v
             .val()
             .replace_bit(0, self.p_err.val())
-            .replace_bit(9, self.p_cons.val())
-            .replace_bit(10, self.p_div.val())
-            .replace_bit(11, self.p_strip.val())
-            .replace_bit(12, self.below[0].val())
-            .replace_bit(13, self.below[1].val())
-            .replace_bit(14, self.below[2].val())
-            .replace_bit(15, self.below[3].val())
-            .replace_bit(16, self.class_ok.val())
-            .replace_bit(17, self.node_ok.val())
-            .replace_bit(18, self.own_hit.val())
-            .replace_bit(21, self.m_here.val());
+            .replace_bit(5, self.p_cons.val())
+            .replace_bit(6, self.p_div.val())
+            .replace_bit(7, self.p_strip.val())
+            .replace_bit(8, self.below[0].val())
+            .replace_bit(9, self.below[1].val())
+            .replace_bit(10, self.below[2].val())
+            .replace_bit(11, self.below[3].val())
+            .replace_bit(12, self.class_ok.val())
+            .replace_bit(13, self.node_ok.val())
+            .replace_bit(14, self.own_hit.val())
+            .replace_bit(17, self.m_here.val());
 
         // The head: its pre-decode, kind, S bit and class.
         self.q_err.next = self.hside.val().get_bit(0);
         self.q_code.next = self.hside.val().get_bits::<ERR_CODE_W>(1);
-        self.q_links.next = self.hside.val().get_bits::<O_W>(5);
-        self.q_cons.next = self.hside.val().get_bit(9);
-        self.q_div.next = self.hside.val().get_bit(10);
-        self.q_strip.next = self.hside.val().get_bit(11);
+        self.q_links.next = self.hside.val().get_bits::<O_W>(1);
+        self.q_cons.next = self.hside.val().get_bit(5);
+        self.q_div.next = self.hside.val().get_bit(6);
+        self.q_strip.next = self.hside.val().get_bit(7);
         for d in 0..4 {
-            self.q_below[d].next = self.hside.val().get_bit(12 + d);
+            self.q_below[d].next = self.hside.val().get_bit(8 + d);
         }
-        self.q_class_ok.next = self.hside.val().get_bit(16);
-        self.q_node_ok.next = self.hside.val().get_bit(17);
-        self.q_own_hit.next = self.hside.val().get_bit(18);
-        self.q_m_d.next = self.hside.val().get_bits::<2>(19);
+        self.q_class_ok.next = self.hside.val().get_bit(12);
+        self.q_node_ok.next = self.hside.val().get_bit(13);
+        self.q_own_hit.next = self.hside.val().get_bit(14);
+        self.q_m_d.next = self.hside.val().get_bits::<2>(15);
         for k in 0..self._n_mesh {
-            self.q_m_here[k].next = self.hside.val().get_bit(21);
+            self.q_m_here[k].next = self.hside.val().get_bit(17);
         }
         self.kind.next = self.head.val().get_bits::<KIND_W>(0);
         self.h_hs.next = self.head.val().get_bit(self.s_bit.val().index());
@@ -705,13 +723,29 @@ impl<const W: usize> Logic for Decode<W> {
             self.s_wait.next = self.setup.val() < self.setup_cycles[k].val();
         }
         // More than one output reserved: a split point.
-        self.res_m1.next = self.reserved.val() - 1;
-        self.multi.next = (self.reserved.val() & self.res_m1.val()).any();
+        self.r_seen[0].next = false;
+        self.r_two[0].next = false;
+        for k in 0..7 {
+            self.r_seen[k + 1].next = self.r_seen[k].val() | self.reserved.val().get_bit(k);
+        }
+        for k in 0..8 {
+            self.r_two[k + 1].next =
+                self.r_two[k].val() | (self.r_seen[k].val() & self.reserved.val().get_bit(k));
+        }
+        self.multi.next = self.r_two[8].val();
         // Mesh split points: the reserved links, more than one of them, and
         // whether the routing function's port is one of them.
         self.links.next = self.reserved.val() & self.link_mask.val();
-        self.links_m1.next = self.links.val() - 1;
-        self.links_multi.next = (self.links.val() & self.links_m1.val()).any();
+        self.l_seen[0].next = false;
+        self.l_two[0].next = false;
+        for k in 0..7 {
+            self.l_seen[k + 1].next = self.l_seen[k].val() | self.links.val().get_bit(k);
+        }
+        for k in 0..8 {
+            self.l_two[k + 1].next =
+                self.l_two[k].val() | (self.l_seen[k].val() & self.links.val().get_bit(k));
+        }
+        self.links_multi.next = self.l_two[8].val();
         self.m_dres.next = false;
         for k in 0..self._n_mesh {
             for d in 0..4 {
