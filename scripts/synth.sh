@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Synthesis and place-and-route figures for docs/hardware.md (ARCHITECTURE §7).
 #
-#   bash scripts/synth.sh [WORMCAST_BINARY]      # about 15-20 min on 2 cores (GATE_LEVEL=0: 8 min)
+#   bash scripts/synth.sh [WORMCAST_BINARY]      # 15-30 min on 2 cores (GATE_LEVEL=0: 8-20 min; up to 20 min is the --placer sa sweep when its seeds run to SA_TIMEOUT)
 #
 # yosys 0.23's synth_ice40 flattens by default; synth_xilinx needs -flatten,
 # otherwise `stat` counts only the top module's own cells.

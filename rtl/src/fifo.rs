@@ -134,9 +134,10 @@ impl<const W: usize> InputFifo<W> {
     }
 }
 
-/// The low bits that hold every count from 0 to `depth`.
+/// The low bits that hold every count from 0 to `depth`: the mask of the
+/// values `0..depth + 1`, as for addresses.
 fn count_mask(depth: usize) -> u64 {
-    (1u64 << (usize::BITS - depth.leading_zeros())) - 1
+    crate::tables::node_mask(depth as u32 + 1)
 }
 
 impl<const W: usize> Logic for InputFifo<W> {
