@@ -196,6 +196,36 @@ fn unicast_is_one_worm() {
     }
 }
 
+/// `Scheme::heads` gives a unicast its header without building the worm:
+/// the same headers and class as `encode` of the worm `Scheme::worms`
+/// builds, for every ordered pair of nodes and every scheme (so every mesh
+/// routing function), on a square and a non-square mesh; the same errors
+/// for a bad request.
+#[test]
+fn unicast_skips_the_route() {
+    for (k, m) in [(5, 4), (4, 4), (3, 6)] {
+        let topo = Topology::mesh(k, m).unwrap();
+        let n = topo.nodes();
+        for scheme in Scheme::ALL {
+            for s in 0..n {
+                for d in (0..n).filter(|&d| d != s) {
+                    let w = scheme.worms(&topo, s, &[d]).unwrap();
+                    let (heads, class) = scheme.heads(&topo, s, &[d]).unwrap();
+                    assert_eq!(heads, vec![encode(scheme.routing(), &topo, &w[0])]);
+                    assert_eq!(class, w[0].class, "{} {s}->{d}", scheme.name());
+                }
+            }
+            for bad in [[0, 0], [0, n], [n, 1]] {
+                let (s, d) = (bad[0], bad[1]);
+                assert_eq!(
+                    scheme.heads(&topo, s, &[d]).unwrap_err(),
+                    scheme.worms(&topo, s, &[d]).unwrap_err()
+                );
+            }
+        }
+    }
+}
+
 /// Paper 004 Table 1: worms (= start-ups) per source for all-to-all
 /// broadcast on an n×n mesh, max and mean over sources. Prints every value
 /// (docs/results/mesh-brcp.md) and checks those the paper's formulas give.

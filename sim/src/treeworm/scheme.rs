@@ -26,7 +26,7 @@ use crate::error::{InputError, InputResult};
 use crate::flit::Head;
 use crate::ftmesh::{FaultyMesh, Strategy};
 use crate::meshtree::{Algorithm, Grid, Point};
-use crate::pathbased::scheme::{encode as encode_path, Scheme};
+use crate::pathbased::scheme::Scheme;
 use crate::router::mesh::{address, MeshConsts};
 use crate::topology::{Dir, NodeId, Topology};
 
@@ -174,10 +174,9 @@ impl MeshScheme {
         let coord = |n: NodeId| topo.coord(n);
         match self {
             MeshScheme::Path(k) => {
-                let worms = k.worms(topo, s, dests)?;
-                let class = worms.first().map_or(0, |w| w.class);
+                let (worms, class) = k.heads(topo, s, dests)?;
                 Ok(Plan {
-                    worms: worms.iter().map(|w| encode_path(kind, topo, w)).collect(),
+                    worms,
                     class,
                     unreachable: Vec::new(),
                 })
