@@ -148,9 +148,10 @@ impl Fabric {
 
     /// Appends flit `f` (message number `msg`) to input `i` of router `r`
     /// at the coming edge: the handshake's receiving half. Phase 1 only,
-    /// for a router in the active set whose registered `ready` is 1.
+    /// for a router whose registered `ready` is 1, which steps at this
+    /// edge: an arrival is what wakes a receiver (see [`Fabric::commit`]).
     fn accept(&mut self, r: usize, i: usize, f: Flit, msg: u32) {
-        debug_assert_eq!(self.mark[r], self.cycle, "a flit for a router not stepped");
+        self.wake(r as u32);
         let fifo = &mut self.state[r].inp[i].fifo;
         let slot = (fifo.rd as usize + fifo.count as usize) % MAX_DEPTH;
         if fifo.is_empty() {
@@ -276,20 +277,16 @@ impl Fabric {
             for k in router::bits(act.popped) {
                 self.last_move[r][k] = self.cycle;
             }
-            // Next cycle's active set, in the order the routers stepped: a
-            // router that still holds something, and the receiver of every
-            // flit waiting in an output register.
+            // Next cycle's active set, in the order the routers stepped: the
+            // routers that still hold something. The receiver of a flit
+            // waiting in an output register joins when the flit crosses
+            // (`accept`, phase 1): a receiver that cannot take it is not
+            // ready, so its FIFO is full and it is in the set already. The
+            // set of stepped routers is the one waking every receiver gave,
+            // without a look at each waiting flit's receiver every cycle.
             if (act.busy != 0 || act.out_valid != 0) && self.mark[r] != c {
                 self.mark[r] = c;
                 self.next_active.push(ru);
-            }
-            for d in router::bits(act.out_valid & 0xF) {
-                if let Some((v, _)) = self.downstream[r][d] {
-                    if self.mark[v as usize] != c {
-                        self.mark[v as usize] = c;
-                        self.next_active.push(v);
-                    }
-                }
             }
         }
         self.active = active;
