@@ -127,7 +127,9 @@ impl Fabric {
         }
     }
 
-    /// Makes router `r` step in the coming cycle (its NI has something for it).
+    /// Makes router `r` step at the coming edge: a flit crosses into it
+    /// (`accept`), or a caller steps it regardless (the on-chip top, raw
+    /// link drivers).
     pub fn wake(&mut self, r: u32) {
         if self.mark[r as usize] != self.cycle {
             self.mark[r as usize] = self.cycle;

@@ -610,13 +610,8 @@ impl Network {
     /// Advances one clock cycle.
     pub fn step(&mut self) {
         self.generate();
-        // NIs with a flit on offer wake their router.
-        for k in 0..self.busy.len() {
-            let u = self.busy[k];
-            if self.nis[u as usize].senders.iter().any(|s| s.out_valid) {
-                self.fabric.wake(u);
-            }
-        }
+        // An NI's flit wakes its router when the router takes it
+        // (`Fabric::inject`); a router that cannot is full, so active.
         for k in 0..self.fabric.drives.len() {
             let d = self.fabric.drives[k];
             if d.holding && d.valid {
