@@ -12,8 +12,8 @@
 //!
 //! Speed comes from skipping quiescent routers, not from anything that could
 //! change results: a router with no flit and no reservation has
-//! `next == cur` unless a flit arrives, so it is stepped only when a
-//! neighbour or its NI offers one. The active set is rebuilt each cycle from
+//! `next == cur` unless a flit arrives, so it is stepped only when a flit
+//! from a neighbour, its NI or a raw link driver crosses into it. The active set is rebuilt each cycle from
 //! the routers that did something, so cost follows traffic, not network size.
 //! Inside a stepped router the same holds per port: the kernel keeps each
 //! router's port masks (`router::PortMasks`), so phase 1 reads only full
@@ -128,8 +128,7 @@ impl Fabric {
     }
 
     /// Makes router `r` step at the coming edge: a flit crosses into it
-    /// (`accept`), or a caller steps it regardless (the on-chip top, raw
-    /// link drivers).
+    /// (`accept`), or a caller steps it regardless (the on-chip top).
     pub fn wake(&mut self, r: u32) {
         if self.mark[r as usize] != self.cycle {
             self.mark[r as usize] = self.cycle;

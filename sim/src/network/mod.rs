@@ -610,14 +610,9 @@ impl Network {
     /// Advances one clock cycle.
     pub fn step(&mut self) {
         self.generate();
-        // An NI's flit wakes its router when the router takes it
-        // (`Fabric::inject`); a router that cannot is full, so active.
-        for k in 0..self.fabric.drives.len() {
-            let d = self.fabric.drives[k];
-            if d.holding && d.valid {
-                self.fabric.wake(d.router);
-            }
-        }
+        // A flit from an NI or a raw link driver wakes its router when the
+        // router takes it (`Fabric::inject`, `Fabric::evaluate`); a router
+        // that cannot is full, so active.
         if self.twin.is_some() && self.twin_mismatch.is_none() {
             self.drive_twin();
         }
