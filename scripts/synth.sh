@@ -70,8 +70,9 @@ device=hx8k; package=ct256
 # The heap placer's timing weight (default 10): 60 gave a 4.7 % higher
 # median Fmax over seeds 1-10 on the default router, and more on the FPGA
 # top (docs/hardware.md 3e, where the sweep of weights and of the other
-# placer and router options is). PNR_FLAGS replaces it.
-pnr_flags=${PNR_FLAGS:---placer-heap-timingweight 60}
+# placer and router options is). PNR_FLAGS replaces it; set but empty
+# (`PNR_FLAGS= bash scripts/synth.sh`) runs nextpnr's defaults, as in 3d.
+pnr_flags=${PNR_FLAGS---placer-heap-timingweight 60}
 # The bare router: expected to fail on I/O count (see above); recorded.
 if nextpnr-ice40 --$device --package $package --json "$out/router_ice40.json" \
     --asc "$out/router_bare.asc" -l "$out/pnr_bare.log" -q >/dev/null 2>&1; then

@@ -13,8 +13,9 @@
 //! Speed comes from skipping quiescent routers, not from anything that could
 //! change results: a router with no flit and no reservation has
 //! `next == cur` unless a flit arrives, so it is stepped only when a flit
-//! from a neighbour, its NI or a raw link driver crosses into it. The active set is rebuilt each cycle from
-//! the routers that did something, so cost follows traffic, not network size.
+//! from a neighbour, its NI or a raw link driver crosses into it. The
+//! active set is rebuilt each cycle from the routers that did something,
+//! so cost follows traffic, not network size.
 //! Inside a stepped router the same holds per port: the kernel keeps each
 //! router's port masks (`router::PortMasks`), so phase 1 reads only full
 //! output registers and the step touches only busy ports.
