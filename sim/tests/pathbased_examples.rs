@@ -169,6 +169,18 @@ fn bad_input_is_an_input_error() {
         assert_eq!(e.value, "16");
         let e = f(&mesh, 0, &[3, 3]).unwrap_err();
         assert_eq!(e.field, "destinations", "{name}: repeated");
+        assert_eq!(e.value, "3", "{name}: repeated");
+        // More than 16 destinations: the repeat is found with a flag per
+        // node instead of a scan of the earlier entries.
+        let mut long: Vec<u32> = (1..16).collect();
+        long.extend([9, 7, 5]);
+        let e = f(&mesh, 0, &long).unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.value.as_str()),
+            ("destinations", "9"),
+            "{name}: repeated in a long list"
+        );
+        assert!(e.to_string().contains("repeated"), "{name}: {e}");
         let e = f(&mesh, 16, &[3]).unwrap_err();
         assert_eq!(e.field, "source", "{name}: source out of range");
         let e = f(&torus, 0, &[3]).unwrap_err();
