@@ -599,10 +599,25 @@ pub fn require_tool(cmd: &str, package: &str) {
     );
 }
 
-/// Warnings Verilator may print for rust-hdl's output while building the
-/// testbench; the vector build is not the lint (that is `scripts/lint.sh`,
-/// with named waivers), so it only must not stop on them.
-const VERILATOR_BUILD_FLAGS: &[&str] = &["-Wno-fatal", "-Wno-lint", "-Wno-style"];
+/// Verilator's options for the testbench build.
+///
+/// The warnings: Verilator may print them for rust-hdl's output; the vector
+/// build is not the lint (that is `scripts/lint.sh`, with named waivers),
+/// so it only must not stop on them.
+///
+/// `--output-split-cfuncs`: the 4×4 fabric's model is otherwise one C++
+/// file of 2.5 MB that a single compiler job works through; split into
+/// small functions it builds in 49 s of CPU instead of 64 (28.7 s wall
+/// instead of 37.5 with `-j 2`), and its 2 000-cycle run, which reading the
+/// vector files dominates, takes the same 1.2 s (docs/decisions.md, "CI
+/// time").
+const VERILATOR_BUILD_FLAGS: &[&str] = &[
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "--output-split-cfuncs",
+    "500",
+];
 
 /// A compiled testbench.
 #[derive(Debug, Clone)]
@@ -673,13 +688,7 @@ pub fn build(sim: Simulator, dir: &Path, tb: &Path, dut: &Path) -> Built {
                     .args(["--binary", "--timing", "--top-module", "tb", "-j", "2"])
                     .args(VERILATOR_BUILD_FLAGS)
                     // The C++ of a 4×4 fabric is large; -O1 halves the
-                    // compile time for a few percent of run time. Its
-                    // evaluation is one 2.5 MB function unless split: split
-                    // into small functions it compiles in 49 s of CPU
-                    // instead of 64 (28.7 s wall instead of 37.5 with
-                    // `-j 2`), and the 2 000-cycle run, which reading the
-                    // vector files dominates, takes the same 1.2 s.
-                    .args(["--output-split-cfuncs", "500"])
+                    // compile time for a few percent of run time.
                     .args(["-CFLAGS", "-O1", "-Mdir"])
                     .arg(&mdir)
                     .arg(tb)
