@@ -28,7 +28,7 @@ pub mod deadlock;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
-use crate::router::{self, Activity, Edge, PortMasks, RouterState};
+use crate::router::{self, Activity, Edge, PortMasks, RouterState, Sidecar};
 use crate::topology::{Dir, Topology};
 
 /// Shadow message number meaning "no message known".
@@ -47,6 +47,42 @@ impl Default for Shadow {
             fifo: [[NO_MSG; MAX_DEPTH]; MAX_INPUTS],
             out: [NO_MSG; MAX_OUTPUTS],
         }
+    }
+}
+
+/// What the fabric keeps beside one router's registers, as the step sees
+/// it (`router::Sidecar`).
+struct Beside<'a> {
+    shadow: &'a mut Shadow,
+    last_move: &'a mut [u64; MAX_INPUTS],
+    cycle: u64,
+}
+
+impl Sidecar for Beside<'_> {
+    /// Shadow message numbers follow the flits (an arrival's was written
+    /// with it in phase 1). Written in place: no other router reads this
+    /// one's shadows in phase 2, and the slot a flit leaves is not one an
+    /// arrival of this edge took (that would need a full FIFO, which is not
+    /// ready).
+    #[inline(always)]
+    fn load(&mut self, i: usize, slot: usize, outs: u8, discarding: bool) {
+        let mut m = self.shadow.fifo[i][slot];
+        // The TAIL of a raw worm an input was discarding.
+        if discarding && crate::network::raw::is_raw(m) {
+            m |= crate::network::raw::TRUNC_MSG;
+        }
+        for o in router::bits(outs) {
+            self.shadow.out[o] = m;
+        }
+    }
+
+    /// Every reader of `last_move` looks only at inputs with a flit, whose
+    /// last "moved or empty" cycle is the last pop or the push into an
+    /// empty FIFO (`accept`): recording just those gives the same values
+    /// without touching every empty input every cycle.
+    #[inline(always)]
+    fn popped(&mut self, i: usize) {
+        self.last_move[i] = self.cycle;
     }
 }
 
@@ -249,35 +285,15 @@ impl Fabric {
                 &mut self.state[r],
                 &mut self.masks[r],
                 edge,
+                &mut Beside {
+                    shadow: &mut self.shadow[r],
+                    last_move: &mut self.last_move[r],
+                    cycle: self.cycle,
+                },
             );
             self.router_steps += 1;
-            // Shadow message numbers follow the flits (an arrival's was
-            // written with it in phase 1). Written in place: no other router
-            // reads this one's shadows in phase 2. Each input pops at most
-            // once a cycle, so a flit that left came from one slot before the
-            // new read index, which an arrival never takes (that would need
-            // a full FIFO, which is not ready).
-            let sh = &mut self.shadow[r];
-            let inp = &self.state[r].inp;
-            for o in router::bits(act.loaded) {
-                let src = act.loaded_from[o] as usize;
-                let rd = (inp[src].fifo.rd as usize + MAX_DEPTH - 1) % MAX_DEPTH;
-                let mut m = sh.fifo[src][rd];
-                // The TAIL of a raw worm an input was discarding.
-                if act.discarded >> src & 1 == 1 && crate::network::raw::is_raw(m) {
-                    m |= crate::network::raw::TRUNC_MSG;
-                }
-                sh.out[o] = m;
-            }
             if act.errors != 0 || act.truncated != 0 {
                 on_activity(ru, &act);
-            }
-            // Every reader of `last_move` looks only at inputs with a flit,
-            // whose last "moved or empty" cycle is the last pop or the push
-            // into an empty FIFO (`accept`): recording just those gives the
-            // same values without touching every empty input every cycle.
-            for k in router::bits(act.popped) {
-                self.last_move[r][k] = self.cycle;
             }
             // Next cycle's active set, in the order the routers stepped: the
             // routers that still hold something. The receiver of a flit
