@@ -149,8 +149,9 @@ pub struct RouterInputs {
     pub ready: [bool; MAX_OUTPUTS],
 }
 
-/// Side information about one cycle, for statistics and the simulator's
-/// shadow bookkeeping; not part of the hardware.
+/// Side information about one cycle, for statistics and the lockstep's
+/// counters; not part of the hardware. (The fabric's shadow registers
+/// follow the flits through a [`Sidecar`] instead, during the step.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Activity {
     /// Inputs whose FIFO head left this cycle (forwarded, stripped or dropped).
