@@ -262,14 +262,30 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
         "g++ (Verilator harness)",
         &tmp.join("link.log"),
     )?;
-    if so.exists() {
-        // Another process built the same key meanwhile: keep theirs.
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Ok((so, true));
-    }
-    std::fs::rename(&tmp, &dir)
-        .map_err(|e| format!("cannot move {} to {}: {e}", tmp.display(), dir.display()))?;
+    move_into_place(&tmp, &dir, &so)?;
     Ok((so, true))
+}
+
+/// Renames the finished build `tmp` to `dir`, whose library is `so`.
+/// Another builder of the same key (a thread of this process, or another
+/// process) may have moved its directory into place since the cache was
+/// checked: the rename onto its full directory then fails (Linux: not
+/// empty), and its library is as good as ours, so that is success and
+/// `tmp` goes. Seen in CI: two tests of one binary building the 4×4 torus
+/// at once.
+fn move_into_place(tmp: &Path, dir: &Path, so: &Path) -> Result<(), String> {
+    match std::fs::rename(tmp, dir) {
+        Ok(()) => Ok(()),
+        Err(_) if so.exists() => {
+            let _ = std::fs::remove_dir_all(tmp);
+            Ok(())
+        }
+        Err(e) => Err(format!(
+            "cannot move {} to {}: {e}",
+            tmp.display(),
+            dir.display()
+        )),
+    }
 }
 
 type NewFn = unsafe extern "C" fn() -> *mut c_void;
@@ -615,4 +631,62 @@ pub fn attach_traced(
         built,
         seconds: t0.elapsed().as_secs_f64(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::move_into_place;
+    use std::fs;
+
+    /// A fresh directory under the system's temporary directory.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("wc-verilated-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn build_dir(root: &std::path::Path, name: &str, lib: &str) -> std::path::PathBuf {
+        let d = root.join(name);
+        fs::create_dir_all(&d).unwrap();
+        fs::write(d.join("libwc.so"), lib).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_build_moves_into_an_empty_place() {
+        let root = scratch("empty");
+        let tmp = build_dir(&root, ".build-1", "ours");
+        let dir = root.join("key");
+        move_into_place(&tmp, &dir, &dir.join("libwc.so")).unwrap();
+        assert_eq!(fs::read_to_string(dir.join("libwc.so")).unwrap(), "ours");
+        assert!(!tmp.exists());
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_build_that_lost_the_race_keeps_the_winners_library() {
+        let root = scratch("race");
+        let winner = build_dir(&root, "key", "theirs");
+        let tmp = build_dir(&root, ".build-2", "ours");
+        move_into_place(&tmp, &winner, &winner.join("libwc.so")).unwrap();
+        assert_eq!(
+            fs::read_to_string(winner.join("libwc.so")).unwrap(),
+            "theirs"
+        );
+        assert!(!tmp.exists(), "the loser's build directory is removed");
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_full_place_without_a_library_is_an_error() {
+        let root = scratch("full");
+        let dir = root.join("key");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("stray"), "x").unwrap();
+        let tmp = build_dir(&root, ".build-3", "ours");
+        let e = move_into_place(&tmp, &dir, &dir.join("libwc.so")).unwrap_err();
+        assert!(e.contains("cannot move"), "{e}");
+        fs::remove_dir_all(&root).unwrap();
+    }
 }
