@@ -477,7 +477,7 @@ pub fn step_edge(
                     }
                     act.loaded |= outs;
                     let reserved = s.inp[i].reserved;
-                    let discarding = s.inp[i].state == InState::Discard;
+                    let discarding = act.discarded >> i & 1 == 1;
                     side.load(i, s.inp[i].fifo.rd as usize, outs, discarding);
                     s.inp[i].fifo.pop();
                     side.popped(i);
