@@ -81,31 +81,7 @@ else
   grep -E "ERROR" "$out/pnr_bare.log" | head -1 >"$out/pnr_bare.txt" || true
 fi
 # The shift-register wrapper, generated from the manifest's port list.
-python3 - "$out/router/manifest.json" >"$out/pnr_wrap.v" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))
-ins = [p for p in m["ports"] if p["direction"] == "input" and p["name"] not in ("clk", "rst")]
-outs = [p for p in m["ports"] if p["direction"] == "output"]
-ni = sum(p["width"] for p in ins); no = sum(p["width"] for p in outs)
-print("// P&R wrapper (scripts/synth.sh): serial-in / parallel-load shift registers")
-print("module pnr_wrap(input clk, input rst, input sin, input cap, output sout);")
-print(f"  reg [{ni-1}:0] ish = 0;")
-print(f"  always @(posedge clk) ish <= {{ish[{ni-2}:0], sin}};")
-for p in outs:
-    print(f"  wire [{p['width']-1}:0] w_{p['name'].replace('$','_')};")
-conn = [".clk(clk)", ".rst(rst)"]
-lo = 0
-for p in ins:
-    conn.append(f".{p['name']}(ish[{lo+p['width']-1}:{lo}])"); lo += p["width"]
-for p in outs:
-    conn.append(f".{p['name']}(w_{p['name'].replace('$','_')})")
-print(f"  {m['files'][0][:-2]} u(" + ", ".join(conn) + ");")
-cat = ", ".join("w_" + p["name"].replace("$", "_") for p in outs)
-print(f"  reg [{no-1}:0] osh = 0;")
-print(f"  always @(posedge clk) osh <= cap ? {{{cat}}} : {{osh[{no-2}:0], 1'b0}};")
-print(f"  assign sout = osh[{no-1}];")
-print("endmodule")
-PY
+python3 scripts/pnr_wrap.py "$out/router/manifest.json" >"$out/pnr_wrap.v"
 timed ice40_wrap yosys -q -p \
   "read_verilog $R $out/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $out/wrap_ice40.json; tee -q -o $out/wrap_ice40.stat stat"
 timed pnr_router nextpnr-ice40 --$device --package $package --json "$out/wrap_ice40.json" \

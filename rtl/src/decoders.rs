@@ -27,7 +27,8 @@ use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 #[derive(LogicBlock)]
 pub struct Decoders<const W: usize> {
     /// Per input, from the router core: FIFO head, FIFO non-empty, the
-    /// input's `state`, `reserved`, `class` and setup counter.
+    /// input's `state`, `reserved`, `class`, its setup counter's state
+    /// (`Decode::sok`, `Decode::rq_p`).
     pub head: Vec<Signal<In, Bits<W>>>,
     /// Per input: the flit entering the FIFO, its pre-decode (to the FIFO)
     /// and the head's pre-decode (from the FIFO), see `Decode::side`.
@@ -38,7 +39,11 @@ pub struct Decoders<const W: usize> {
     pub state: Vec<Signal<In, Bits<STATE_W>>>,
     pub reserved: Vec<Signal<In, Bits<MASK_W>>>,
     pub wclass: Vec<Signal<In, Bits<CLASS_W>>>,
-    pub setup: Vec<Signal<In, Bits<SETUP_W>>>,
+    /// Per input with a setup delay, empty without: `Decode::sok`,
+    /// `Decode::rq_p`, `Decode::hd_ok`.
+    pub sok: Vec<Signal<In, Bit>>,
+    pub rq_p: Vec<Signal<In, Bit>>,
+    pub hd_ok: Vec<Signal<Out, Bit>>,
     /// Consumption channels owned at the start of the cycle (all inputs).
     pub owned: Signal<In, Bits<CONS_W>>,
     /// Per input, to the router core: the decoder's action (see `Decode`).
@@ -92,6 +97,7 @@ impl<const W: usize> Decoders<W> {
         let (n, c, s) = (sh.inputs, sh.classes, sh.spam_n);
         let mesh = p.routing.is_mesh();
         let grid = matches!(p.routing, RoutingKind::Dor | RoutingKind::NegativeFirst);
+        let piped = (p.setup_cycles > 0) as usize;
         // Network-wide mesh constants (address split, label count), read
         // only by the mesh blocks; the per-node ones arrive on table ports.
         let mc = || {
@@ -111,7 +117,9 @@ impl<const W: usize> Decoders<W> {
             state: vdef(n),
             reserved: vdef(n),
             wclass: vdef(n),
-            setup: vdef(n),
+            sok: vdef(n * piped),
+            rq_p: vdef(n * piped),
+            hd_ok: vdef(n * piped),
             owned: Default::default(),
             setup_wait: vdef(n),
             req: vdef(n),
@@ -172,7 +180,7 @@ impl<const W: usize> Decoders<W> {
         let mut w = Vec::new();
         for i in 0..n {
             for p in [
-                "head", "wflit", "hside", "nonempty", "state", "reserved", "wclass", "setup",
+                "head", "wflit", "hside", "nonempty", "state", "reserved", "wclass",
             ] {
                 w.push((format!("d${i}${p}"), format!("{p}${i}")));
             }
@@ -194,6 +202,11 @@ impl<const W: usize> Decoders<W> {
                 "code",
             ] {
                 w.push((format!("{p}${i}"), format!("d${i}${p}")));
+            }
+            if !self.sok.is_empty() {
+                w.push((format!("d${i}$sok$0"), format!("sok${i}")));
+                w.push((format!("d${i}$rq_p$0"), format!("rq_p${i}")));
+                w.push((format!("hd_ok${i}"), format!("d${i}$hd_ok$0")));
             }
             // The routing sub-blocks: `Node` (and class) in, the answer
             // out, their node tables.
@@ -289,7 +302,11 @@ impl<const W: usize> Logic for Decoders<W> {
             d.state.next = self.state[i].val();
             d.reserved.next = self.reserved[i].val();
             d.wclass.next = self.wclass[i].val();
-            d.setup.next = self.setup[i].val();
+            if !self.sok.is_empty() {
+                d.sok[0].next = self.sok[i].val();
+                d.rq_p[0].next = self.rq_p[i].val();
+                self.hd_ok[i].next = d.hd_ok[0].val();
+            }
             d.owned.next = self.owned.val();
             self.setup_wait[i].next = d.setup_wait.val();
             self.req[i].next = d.req.val();
@@ -374,7 +391,9 @@ impl<const W: usize> Logic for Decoders<W> {
             d.state.connect();
             d.reserved.connect();
             d.wclass.connect();
-            d.setup.connect();
+            for s in d.sok.iter_mut().chain(d.rq_p.iter_mut()) {
+                s.connect();
+            }
             d.owned.connect();
             d.dv_out.connect();
             d.arr_v.connect();
@@ -455,6 +474,7 @@ impl<const W: usize> Logic for Decoders<W> {
         for s in self
             .setup_wait
             .iter_mut()
+            .chain(self.hd_ok.iter_mut())
             .chain(self.strip.iter_mut())
             .chain(self.divert.iter_mut())
             .chain(self.send.iter_mut())

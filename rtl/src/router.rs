@@ -90,6 +90,15 @@ pub struct Router<const W: usize> {
     pub in_class: Vec<DFF<Bits<CLASS_W>>>,
     /// Header setup counter (`InputRegs::setup`).
     pub in_setup: Vec<DFF<Bits<SETUP_W>>>,
+    /// With a setup delay only (empty without):
+    /// `in_setup` ≥ `setup_cycles`, as a register, so that no comparator
+    /// stands in front of the decode (issue 12 item 3, timing); and the
+    /// pipelined request, "idle, setup done, a well-formed first HEAD at
+    /// the head", loaded for the next cycle (`decode` module doc).
+    /// Internal registers: no native twin, as they are functions of the
+    /// registers the lockstep compares.
+    pub in_sok: Vec<DFF<Bit>>,
+    pub in_rq: Vec<DFF<Bit>>,
     pub out_flit: Vec<DFF<Bits<W>>>,
     pub out_valid: Vec<DFF<Bit>>,
     /// The owner register as the logic reads it: one-hot over the inputs
@@ -129,6 +138,8 @@ pub struct Router<const W: usize> {
     popi: Vec<Signal<Local, Bit>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
     setup_one: Constant<Bits<SETUP_W>>,
+    /// `setup_cycles - 1`, one entry with a setup delay, none without.
+    setup_c: Vec<Constant<Bits<SETUP_W>>>,
     err_sum: Signal<Local, Bits<17>>,
     obit: Vec<Constant<Bits<MASK_W>>>,
     in_id: Vec<Constant<Bits<OWNER_W>>>,
@@ -146,6 +157,7 @@ pub struct Router<const W: usize> {
     _n_sp: usize,
     _n_nbr: usize,
     _n_mown: usize,
+    _n_setup: usize,
 }
 
 impl<const W: usize> Router<W> {
@@ -173,6 +185,12 @@ impl<const W: usize> Router<W> {
         let n_in = p.inputs();
         let n_out = p.outputs();
         let t = NodeTables::new(cfg, p);
+        // The parameters the logic is built from (the setup fault shortens
+        // the delay the decode and the setup registers see).
+        let mut q = *p;
+        if fault == Fault::SetupOffByOne {
+            q.setup_cycles = q.setup_cycles.saturating_sub(1);
+        }
         let len = |name: &str| t.get(name).len();
         Router {
             clock: Default::default(),
@@ -205,13 +223,7 @@ impl<const W: usize> Router<W> {
             t_m_own: vdef(len("m_own")),
             t_m_nbr_v: vdef(len("m_nbr_v")),
             t_m_nbr: vdef(len("m_nbr")),
-            dec: {
-                let mut q = *p;
-                if fault == Fault::SetupOffByOne {
-                    q.setup_cycles = q.setup_cycles.saturating_sub(1);
-                }
-                Decoders::new(cfg, &q)
-            },
+            dec: Decoders::new(cfg, &q),
             arb: Arbiter::new(
                 n_in,
                 fault == Fault::ArbiterPriority,
@@ -223,6 +235,11 @@ impl<const W: usize> Router<W> {
             in_reserved: vdef(n_in),
             in_class: vdef(n_in),
             in_setup: vdef(n_in),
+            in_sok: vdef(n_in * (q.setup_cycles > 0) as usize),
+            in_rq: vdef(n_in * (q.setup_cycles > 0) as usize),
+            setup_c: (0..(q.setup_cycles > 0) as usize)
+                .map(|_| Constant::new((q.setup_cycles as u64 - 1).into()))
+                .collect(),
             out_flit: vdef(n_out),
             out_valid: vdef(n_out),
             out_sel: vdef(n_out),
@@ -268,6 +285,7 @@ impl<const W: usize> Router<W> {
             _n_sp: len("sp_v"),
             _n_nbr: len("m_nbr"),
             _n_mown: len("m_own"),
+            _n_setup: (q.setup_cycles > 0) as usize,
         }
     }
 
@@ -412,7 +430,6 @@ impl<const W: usize> Logic for Router<W> {
             self.dec.state[i].next = self.in_state[i].q.val();
             self.dec.reserved[i].next = self.in_reserved[i].q.val();
             self.dec.wclass[i].next = self.in_class[i].q.val();
-            self.dec.setup[i].next = self.in_setup[i].q.val();
             self.arb.req[i].next = self.dec.req[i].val();
 
             // Coordinated flow control: all outputs of the flit, or none.
@@ -535,6 +552,32 @@ impl<const W: usize> Logic for Router<W> {
             self.prio.d.next = 0.into();
             self.err_count.d.next = 0.into();
             self.err_code.d.next = 0.into();
+        }
+        // The setup registers (with a delay only; none without, so that
+        // the router without one is the netlist it was). `in_sok` follows
+        // the counter: it holds while the counter holds, becomes 1 when a
+        // wait takes the counter from `setup_cycles - 1` to `setup_cycles`
+        // (it only counts below that), and 0 with the counter on a pop or a
+        // reset; one equality with a constant, and the pop only clears it.
+        // Then the pipelined request for the next cycle, from this input's
+        // next state.
+        for i in 0..self._n_in {
+            for k in 0..self._n_setup {
+                self.in_sok[i].clock.next = self.clock.val();
+                self.in_rq[i].clock.next = self.clock.val();
+                self.dec.sok[i].next = self.in_sok[i].q.val();
+                self.dec.rq_p[i].next = self.in_rq[i].q.val();
+                self.in_sok[i].d.next = self.in_sok[i].q.val();
+                if self.dec.setup_wait[i].val() {
+                    self.in_sok[i].d.next = self.in_setup[i].q.val() == self.setup_c[k].val();
+                }
+                if self.popi[i].val() | self.rst.val() {
+                    self.in_sok[i].d.next = false;
+                }
+                self.in_rq[i].d.next = self.in_sok[i].d.val()
+                    & (self.in_state[i].d.val() == self.st_idle.val())
+                    & self.dec.hd_ok[i].val();
+            }
         }
     }
 }

@@ -44,6 +44,15 @@
 //! `setup` counter is below `setup_cycles`; the router core counts `setup` up
 //! on `setup_wait` and clears it on every pop, as `router::step` does.
 //!
+//! With a delay the request is pipelined (issue 12 item 3, timing): it
+//! comes from the router's register `in_rq`, loaded with "idle, setup
+//! done, a well-formed first HEAD at the head" for the next cycle, and the
+//! head's pre-decode, instead of being gated by the state, the counter's
+//! comparison and the head's kind in the cycle the arbiter uses it. Exact,
+//! not a change of the contract: a counter at `setup_cycles` ≥ 1 means
+//! the input popped nothing in the previous cycle, so its head then was
+//! the head now, and the register saw the same flit.
+//!
 //! Consumption (`routing::consumption_choice`): a C=1 header requests the
 //! lowest free channel of its class's pool, else the lowest of the pool,
 //! from the `owned` mask of this cycle.
@@ -109,8 +118,16 @@ pub struct Decode<const W: usize> {
     /// Consumption channels owned at the start of the cycle (bit j =
     /// output 4 + j), for the consumption-pool choice.
     pub owned: Signal<In, Bits<CONS_W>>,
-    /// The input's header setup counter.
-    pub setup: Signal<In, Bits<SETUP_W>>,
+    /// With a setup delay only (one entry; none without, so that the
+    /// router without one is the netlist it was): the input's setup
+    /// counter has reached `setup_cycles` (router register `in_sok`) ...
+    pub sok: Vec<Signal<In, Bit>>,
+    /// ... the first HEAD at the head may request now (`in_rq`, the
+    /// pipelined request; see the module doc) ...
+    pub rq_p: Vec<Signal<In, Bit>>,
+    /// ... and the head is a well-formed first HEAD (non-empty, kind HEAD,
+    /// no pre-decode error), what `in_rq` is loaded from.
+    pub hd_ok: Vec<Signal<Out, Bit>>,
     /// A first HEAD is paying the setup delay: count `setup` up.
     pub setup_wait: Signal<Out, Bit>,
     /// Request for the arbiter (0 = none), strip-on-grant, worm class.
@@ -237,8 +254,8 @@ pub struct Decode<const W: usize> {
     pub pool: Vec<Signal<In, Bits<CONS_W>>>,
     /// SPAM routing (else tree).
     spam: Constant<Bit>,
-    /// The setup delay (one entry with a delay, none without).
-    setup_cycles: Vec<Constant<Bits<SETUP_W>>>,
+    /// With a setup delay only: the head's request if it may request.
+    cand: Vec<Signal<Local, Bits<MASK_W>>>,
     // Per link port d.
     pub link_v: Vec<Signal<In, Bit>>,
     pub link_cls: Vec<Signal<In, Bits<CLASS_W>>>,
@@ -318,6 +335,7 @@ impl<const W: usize> Decode<W> {
         let mesh = p.routing.is_mesh() as usize;
         let tree = 1 - mesh;
         let is_link = input < 4;
+        let n_setup = (p.setup_cycles > 0) as usize;
         let spam = p.routing == RoutingKind::Spam;
         Decode {
             head: Default::default(),
@@ -351,7 +369,9 @@ impl<const W: usize> Decode<W> {
             reserved: Default::default(),
             wclass: Default::default(),
             owned: Default::default(),
-            setup: Default::default(),
+            sok: vdef(n_setup),
+            rq_p: vdef(n_setup),
+            hd_ok: vdef(n_setup),
             setup_wait: Default::default(),
             req: Default::default(),
             strip: Default::default(),
@@ -416,9 +436,7 @@ impl<const W: usize> Decode<W> {
             dv_en: Constant::new(p.routing == RoutingKind::Tree),
             pool: vdef(classes),
             spam: Constant::new(spam),
-            setup_cycles: (0..(p.setup_cycles > 0) as usize)
-                .map(|_| k::<SETUP_W>(p.setup_cycles as u64))
-                .collect(),
+            cand: vdef(n_setup),
             link_v: vdef(4),
             link_cls: vdef(4),
             arr_is_link: Constant::new(is_link),
@@ -462,7 +480,7 @@ impl<const W: usize> Decode<W> {
             _n_tree: tree,
             _n_spam: spam as usize,
             _n_mesh: mesh,
-            _n_setup: (p.setup_cycles > 0) as usize,
+            _n_setup: n_setup,
         }
     }
 }
@@ -716,11 +734,18 @@ impl<const W: usize> Logic for Decode<W> {
         } else {
             self.t_cons.next = 0.into();
         }
-        // Setup delay: emitted only with a delay (`_n_setup` = 1), so that
-        // without one the counter's comparator does not exist.
+        // Setup delay: emitted only with a delay (`_n_setup` = 1); the
+        // comparison with `setup_cycles` is the router's register `in_sok`.
         self.s_wait.next = false;
         for k in 0..self._n_setup {
-            self.s_wait.next = self.setup.val() < self.setup_cycles[k].val();
+            self.s_wait.next = !self.sok[k].val();
+            self.hd_ok[k].next =
+                self.nonempty.val() & (self.kind.val() == self.k_head.val()) & !self.q_err.val();
+            if self.q_cons.val() {
+                self.cand[k].next = self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
+            } else {
+                self.cand[k].next = bit_cast::<MASK_W, O_W>(self.q_links.val());
+            }
         }
         // More than one output reserved: a split point.
         self.r_seen[0].next = false;
@@ -781,6 +806,7 @@ impl<const W: usize> Logic for Decode<W> {
                     } else {
                         self.strip.next = self.q_strip.val();
                         self.divert.next = self.q_div.val();
+                        // `cand`, written out: it exists only with a delay.
                         if self.q_cons.val() {
                             self.req.next =
                                 self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
@@ -913,6 +939,14 @@ impl<const W: usize> Logic for Decode<W> {
                 }
             } else {
                 self.drop.next = true;
+            }
+        }
+        // With a setup delay the request is the pipelined one (module doc):
+        // the same value, from a register instead of the head's state.
+        for k in 0..self._n_setup {
+            self.req.next = 0.into();
+            if self.rq_p[k].val() {
+                self.req.next = self.cand[k].val();
             }
         }
     }
