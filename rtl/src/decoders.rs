@@ -97,7 +97,7 @@ impl<const W: usize> Decoders<W> {
         let (n, c, s) = (sh.inputs, sh.classes, sh.spam_n);
         let mesh = p.routing.is_mesh();
         let grid = matches!(p.routing, RoutingKind::Dor | RoutingKind::NegativeFirst);
-        let piped = (p.setup_cycles > 0) as usize;
+        let n_setup = (p.setup_cycles > 0) as usize;
         // Network-wide mesh constants (address split, label count), read
         // only by the mesh blocks; the per-node ones arrive on table ports.
         let mc = || {
@@ -117,9 +117,9 @@ impl<const W: usize> Decoders<W> {
             state: vdef(n),
             reserved: vdef(n),
             wclass: vdef(n),
-            sok: vdef(n * piped),
-            rq_p: vdef(n * piped),
-            hd_ok: vdef(n * piped),
+            sok: vdef(n * n_setup),
+            rq_p: vdef(n * n_setup),
+            hd_ok: vdef(n * n_setup),
             owned: Default::default(),
             setup_wait: vdef(n),
             req: vdef(n),

@@ -191,6 +191,7 @@ impl<const W: usize> Router<W> {
         if fault == Fault::SetupOffByOne {
             q.setup_cycles = q.setup_cycles.saturating_sub(1);
         }
+        let n_setup = (q.setup_cycles > 0) as usize;
         let len = |name: &str| t.get(name).len();
         Router {
             clock: Default::default(),
@@ -235,9 +236,9 @@ impl<const W: usize> Router<W> {
             in_reserved: vdef(n_in),
             in_class: vdef(n_in),
             in_setup: vdef(n_in),
-            in_sok: vdef(n_in * (q.setup_cycles > 0) as usize),
-            in_rq: vdef(n_in * (q.setup_cycles > 0) as usize),
-            setup_c: (0..(q.setup_cycles > 0) as usize)
+            in_sok: vdef(n_in * n_setup),
+            in_rq: vdef(n_in * n_setup),
+            setup_c: (0..n_setup)
                 .map(|_| Constant::new((q.setup_cycles as u64 - 1).into()))
                 .collect(),
             out_flit: vdef(n_out),
@@ -285,7 +286,7 @@ impl<const W: usize> Router<W> {
             _n_sp: len("sp_v"),
             _n_nbr: len("m_nbr"),
             _n_mown: len("m_own"),
-            _n_setup: (q.setup_cycles > 0) as usize,
+            _n_setup: n_setup,
         }
     }
 
