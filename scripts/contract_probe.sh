@@ -78,16 +78,17 @@ PY
 python3 scripts/pnr_wrap.py "$out/router/manifest.json" >"$out/pnr_wrap.v"
 yosys -q -p "read_verilog $R; synth_ice40 -top wormcast_router_n5; tee -q -o $out/router.stat stat" >/dev/null
 yosys -q -p "read_verilog $R $out/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $out/wrap.json" >/dev/null
-pnr_flags=${PNR_FLAGS---placer-heap-timingweight 60}
+. scripts/pnr_lib.sh
 fs=()
 for seed in "${seeds[@]}"; do
   # shellcheck disable=SC2086
   nextpnr-ice40 --hx8k --package ct256 --json "$out/wrap.json" --asc /dev/null --freq 50 \
     --timing-allow-fail --seed "$seed" $pnr_flags -l "$out/pnr_s$seed.log" -q >/dev/null 2>&1
-  f=$(grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$out/pnr_s$seed.log" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1)
+  f=$(fmax_of "$out/pnr_s$seed.log")
   echo "seed $seed: $f MHz"
   fs+=("$f")
 done
 luts=$(awk '$1=="SB_LUT4" {n=$2} END {print n+0}' "$out/router.stat")
-printf '%s\n' "${fs[@]}" | sort -g | awk -v p="$probe" -v l="$luts" \
-  '{a[NR]=$1} END {m = NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "probe %s: median %.2f MHz, best %.2f, worst %.2f over %d seeds; %d SB_LUT4\n", p, m, a[NR], a[1], NR, l}'
+m=$(printf '%s\n' "${fs[@]}" | median)
+printf '%s\n' "${fs[@]}" | sort -g | awk -v p="$probe" -v l="$luts" -v m="$m" \
+  '{a[NR]=$1} END {printf "probe %s: median %.2f MHz, best %.2f, worst %.2f over %d seeds; %d SB_LUT4\n", p, m, a[NR], a[1], NR, l}'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Synthesis and place-and-route figures for docs/hardware.md (ARCHITECTURE §7).
 #
-#   bash scripts/synth.sh [WORMCAST_BINARY]      # 15-30 min on 2 cores (GATE_LEVEL=0: 8-20 min; up to 20 min is the --placer sa sweep when its seeds run to SA_TIMEOUT)
+#   bash scripts/synth.sh [WORMCAST_BINARY]      # 20-35 min on 2 cores (GATE_LEVEL=0: 12-25 min; up to 20 min is the --placer sa sweep when its seeds run to SA_TIMEOUT)
 #
 # yosys 0.23's synth_ice40 flattens by default; synth_xilinx needs -flatten,
 # otherwise `stat` counts only the top module's own cells.
@@ -67,12 +67,10 @@ timed xilinx_router_abc9 yosys -q -p \
   "read_verilog $R; synth_xilinx -flatten -abc9 -top wormcast_router_n5; tee -q -o $out/router_xilinx_abc9.stat stat"
 echo "== nextpnr-ice40 (router)"
 device=hx8k; package=ct256
-# The heap placer's timing weight (default 10): 60 gave a 4.7 % higher
-# median Fmax over seeds 1-10 on the default router, and more on the FPGA
-# top (docs/hardware.md 3e, where the sweep of weights and of the other
-# placer and router options is). PNR_FLAGS replaces it; set but empty
-# (`PNR_FLAGS= bash scripts/synth.sh`) runs nextpnr's defaults, as in 3d.
-pnr_flags=${PNR_FLAGS---placer-heap-timingweight 60}
+# pnr_flags (the placer timing weight of docs/hardware.md 3e; PNR_FLAGS
+# replaces it), fmax_of and median: one definition for this script and
+# scripts/contract_probe.sh.
+. scripts/pnr_lib.sh
 # The bare router: expected to fail on I/O count (see above); recorded.
 if nextpnr-ice40 --$device --package $package --json "$out/router_ice40.json" \
     --asc "$out/router_bare.asc" -l "$out/pnr_bare.log" -q >/dev/null 2>&1; then
@@ -90,9 +88,10 @@ timed pnr_router nextpnr-ice40 --$device --package $package --json "$out/wrap_ic
 icepack "$out/router.asc" "$out/router.bin"
 icetime -d $device -P $package -m -t "$out/router.asc" >"$out/router_icetime.txt" 2>&1 || true
 # Fmax moves by several per cent with the placer's seed; issue 12 asks for
-# the median and the best of a seed sweep (seed 1 above is the first).
-echo "== nextpnr-ice40 seed sweep (router, seeds 2-5)"
-for seed in 2 3 4 5; do
+# the median and the best of a seed sweep (seed 1 above is the first;
+# seeds 1-10, as every sweep in docs/hardware.md).
+echo "== nextpnr-ice40 seed sweep (router, seeds 2-10)"
+for seed in 2 3 4 5 6 7 8 9 10; do
   timed pnr_router_s$seed nextpnr-ice40 --$device --package $package --json "$out/wrap_ice40.json" \
     --asc /dev/null --freq 50 --timing-allow-fail --seed $seed $pnr_flags -l "$out/router_pnr_s$seed.log" -q
 done
@@ -116,6 +115,44 @@ for seed in 1 2 3 4 5; do
     sa_seeds+=(null)
   fi
 done
+# The router of every other routing function (issue 12 item 3: "also
+# report the SPAM router and the router of each mesh routing function"):
+# node 5 of the 4x4 torus (SPAM; no header setup delay, as the default
+# router, so that only the routing function differs) and
+# of the 4x4 mesh; synth_ice40, synth_xilinx and the wrapped router's Fmax
+# over nextpnr seeds 1-5 (ROUTING_SEEDS).
+routing_seeds=${ROUTING_SEEDS:-1 2 3 4 5}
+for r in spam hamiltonian dor negative_first; do
+  echo "== routing function $r: synth_ice40, synth_xilinx, nextpnr seeds $routing_seeds"
+  case $r in spam) topo=torus:4x4 ;; *) topo=mesh:4x4 ;; esac
+  d=$out/routing_$r
+  "$bin" verilog --router --topology $topo --routing $r --node 5 --out "$d" >/dev/null
+  timed ice40_$r yosys -q -p \
+    "read_verilog $d/wormcast_router_n5.v; synth_ice40 -top wormcast_router_n5; tee -q -o $d/ice40.stat stat"
+  timed xilinx_$r yosys -q -p \
+    "read_verilog $d/wormcast_router_n5.v; synth_xilinx -flatten -top wormcast_router_n5; tee -q -o $d/xilinx.stat stat"
+  python3 scripts/pnr_wrap.py "$d/manifest.json" >"$d/pnr_wrap.v"
+  yosys -q -p "read_verilog $d/wormcast_router_n5.v $d/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $d/wrap.json" >/dev/null
+  for seed in $routing_seeds; do
+    # shellcheck disable=SC2086
+    timed pnr_${r}_s$seed nextpnr-ice40 --$device --package $package --json "$d/wrap.json" \
+      --asc /dev/null --freq 50 --timing-allow-fail --seed $seed $pnr_flags -l "$d/pnr_s$seed.log" -q
+  done
+  fs=$(for seed in $routing_seeds; do fmax_of "$d/pnr_s$seed.log"; done | sort -g | paste -sd,)
+  cat >"$d/summary.json" <<JSON
+{
+    "topology": "$topo",
+    "SB_LUT4": $(cells $d/ice40.stat SB_LUT4),
+    "SB_DFF_all": $(cells_re $d/ice40.stat '^SB_DFF'),
+    "SB_CARRY": $(cells $d/ice40.stat SB_CARRY),
+    "xilinx_LUT_all": $(cells_re $d/xilinx.stat '^LUT[1-6]$'),
+    "xilinx_FF_all": $(cells_re $d/xilinx.stat '^FD'),
+    "fmax_mhz_seeds_sorted": [$fs],
+    "fmax_mhz_median": $(echo "$fs" | tr ',' '\n' | median)
+  }
+JSON
+done
+
 echo "== yosys synth_ice40 ($fabric fabric)"
 timed ice40_fabric yosys -q -p \
   "read_verilog $F; synth_ice40 -top wormcast_torus_$fabric; tee -q -o $out/fabric_ice40.stat stat"
@@ -148,13 +185,12 @@ if [ "${GATE_LEVEL:-1}" = 1 ]; then
   grep -E "cycles|broken|pass fell|post-P&R|test result" "$out/gate_fpga.log" || true
 fi
 
-fmax_of() { grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$1" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1; }
 fmax=$(fmax_of "$out/router_pnr.log")
 seeds=$(for f in "$out/router_pnr.log" "$out"/router_pnr_s*.log; do fmax_of "$f"; done | sort -g | paste -sd' ')
-fmax_median=$(echo $seeds | tr ' ' '\n' | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+fmax_median=$(echo $seeds | tr ' ' '\n' | median)
 fmax_best=$(echo $seeds | tr ' ' '\n' | tail -1)
 sa_done=$(printf '%s\n' "${sa_seeds[@]}" | grep -v null | sort -g | paste -sd' ')
-sa_median=$(echo $sa_done | tr ' ' '\n' | awk 'NF {a[++n]=$1} END {if (n) print a[int((n+1)/2)]}')
+sa_median=$(echo $sa_done | tr ' ' '\n' | median)
 sa_best=$(echo $sa_done | tr ' ' '\n' | tail -1)
 util() { grep -E "^Info:[[:space:]]+$1:" "$out/router_pnr.log" | tail -1 | sed -E 's/^Info:[[:space:]]+[A-Z_0-9]+:[[:space:]]+//; s/[[:space:]]+/ /g'; }
 icet=$(grep -Eo 'Total path delay: [0-9.]+ ns \([0-9.]+ MHz\)' "$out/router_icetime.txt" | head -1)
@@ -194,7 +230,7 @@ cat >"$out/summary.json" <<JSON
     "wrapper_SB_LUT4": $(cells $out/wrap_ice40.stat SB_LUT4),
     "wrapper_SB_DFF_all": $(cells_re $out/wrap_ice40.stat '^SB_DFF'),
     "fmax_mhz": ${fmax:-null},
-    "fmax_mhz_seeds_1_to_5_sorted": [$(echo $seeds | tr ' ' ',')],
+    "fmax_mhz_seeds_1_to_10_sorted": [$(echo $seeds | tr ' ' ',')],
     "fmax_mhz_median": ${fmax_median:-null},
     "fmax_mhz_best": ${fmax_best:-null},
     "fmax_mhz_placer_sa_seeds_1_to_5": [$(IFS=,; echo "${sa_seeds[*]}")],
@@ -203,6 +239,12 @@ cat >"$out/summary.json" <<JSON
     "ICESTORM_LC": "$(util ICESTORM_LC)",
     "SB_IO": "$(util SB_IO)",
     "icetime": "$icet"
+  },
+  "routing_functions": {
+    "spam": $(cat $out/routing_spam/summary.json),
+    "hamiltonian": $(cat $out/routing_hamiltonian/summary.json),
+    "dor": $(cat $out/routing_dor/summary.json),
+    "negative_first": $(cat $out/routing_negative_first/summary.json)
   },
   "fabric_ice40": {
     "topology": "torus:$fabric",
@@ -218,7 +260,7 @@ cat >"$out/summary.json" <<JSON
     "SB_DFF_all": $(cells_re $out/fpga_ice40.stat '^SB_DFF'),
     "SB_CARRY": $(cells $out/fpga_ice40.stat SB_CARRY),
     "ICESTORM_LC": "$(grep -E '^Info:[[:space:]]+ICESTORM_LC:' "$out/fpga_pnr.log" | tail -1 | sed -E 's/^Info:[[:space:]]+ICESTORM_LC:[[:space:]]+//; s/[[:space:]]+/ /g')",
-    "fmax_mhz": $(grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$out/fpga_pnr.log" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1),
+    "fmax_mhz": $(fmax_of "$out/fpga_pnr.log"),
     "icetime": "$(grep -Eo 'Total path delay: [0-9.]+ ns \([0-9.]+ MHz\)' "$out/fpga_icetime.txt" | head -1)",
     "bitstream": "$out/wormcast_fpga_board.bin",
     "bitstream_bytes": $(stat -c %s "$out/wormcast_fpga_board.bin")

@@ -26,6 +26,14 @@
 //! flit. Both cases are right: with a pop and `count = k + 1` the push (if
 //! any) writes position `count - 1 = k`; without a pop a push writes
 //! position `count`, the one free slot that takes a flit.
+//!
+//! The last slot does not take the pop at all: it loads exactly when it is
+//! free, which is when `ready` (a register) is 1 (`count < depth`). The
+//! pop could only matter with the FIFO full, and then `ready` is 0, so no
+//! push comes in that cycle and the slot, free after the pop, would load
+//! a flit nobody reads. At depth 2 this halves the flip-flops the pop
+//! enables (issue 12 item 3, timing: the pop's enable net ended the
+//! router's critical path at a last-slot flip-flop).
 
 use crate::decode::SIDE_W;
 use rust_hdl::prelude::*;
@@ -77,7 +85,7 @@ pub struct InputFifo<const W: usize> {
     /// next value and reset, which synthesis removes with their logic. The
     /// port stays `COUNT_W` wide, the width the native register compares at.
     cnt_mask: Constant<Bits<COUNT_W>>,
-    /// Slot numbers k, and k + 2 for the slots that shift.
+    /// Slot numbers k and k + 2, for the slots that shift.
     kc: Vec<Constant<Bits<COUNT_W>>>,
     kc2: Vec<Constant<Bits<COUNT_W>>>,
     /// Deliberate fault for the lockstep self-test: `ready` from the fill
@@ -121,7 +129,7 @@ impl<const W: usize> InputFifo<W> {
             cnt_next: Default::default(),
             depth_c: Constant::new((depth as u64).into()),
             cnt_mask: Constant::new(count_mask(depth).into()),
-            kc: (0..depth)
+            kc: (0..depth - 1)
                 .map(|k| Constant::new((k as u64).into()))
                 .collect(),
             kc2: (0..depth - 1)
@@ -167,8 +175,16 @@ impl<const W: usize> Logic for InputFifo<W> {
                 self.snxt[k].next = self.sslot[k + 1].q.val();
             }
         }
-        for k in 0..self._depth {
+        for k in 0..self._shift {
             if self.pop.val() | (self.cnt.q.val() <= self.kc[k].val()) {
+                self.slot[k].d.next = self.nxt[k].val();
+                self.sslot[k].d.next = self.snxt[k].val();
+            }
+        }
+        // The last slot loads whenever a push may come (`ready`); see the
+        // module doc for why it needs no pop.
+        for k in self._shift..self._depth {
+            if self.rdy.q.val() {
                 self.slot[k].d.next = self.nxt[k].val();
                 self.sslot[k].d.next = self.snxt[k].val();
             }

@@ -1,0 +1,19 @@
+# Shared by scripts/synth.sh and scripts/contract_probe.sh (sourced, not
+# run): the nextpnr-ice40 flags every documented Fmax figure uses, and how
+# a figure and a seed sweep's median are read, so that the two scripts
+# cannot drift apart.
+
+# The heap placer's timing weight (default 10): 60 gave a 4.7 % higher
+# median Fmax over seeds 1-10 on the default router, and more on the FPGA
+# top (docs/hardware.md 3e, where the sweep of weights and of the other
+# placer and router options is). PNR_FLAGS replaces it; set but empty
+# (`PNR_FLAGS= bash scripts/synth.sh`) runs nextpnr's defaults, as in 3d.
+pnr_flags=${PNR_FLAGS---placer-heap-timingweight 60}
+
+# The last "Max frequency" nextpnr reports in log $1 (MHz), empty if none.
+fmax_of() { grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$1" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1; }
+
+# Median of the numbers on stdin, one per line (blank lines and "null"
+# ignored): the middle value, or the mean of the two middle ones for an even
+# count; nothing for no numbers.
+median() { grep -Ev '^(null)?$' | sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.2f\n", NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
