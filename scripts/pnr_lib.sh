@@ -15,5 +15,6 @@ fmax_of() { grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$1" | tail
 
 # Median of the numbers on stdin, one per line (blank lines and "null"
 # ignored): the middle value, or the mean of the two middle ones for an even
-# count; nothing for no numbers.
-median() { grep -Ev '^(null)?$' | sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.2f\n", NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# count; nothing for no numbers (and success then too: callers run under
+# `set -e -o pipefail`, where grep's "no line" status would end them).
+median() { { grep -Ev '^(null)?$' || true; } | sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.2f\n", NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }

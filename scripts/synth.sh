@@ -189,7 +189,7 @@ fmax=$(fmax_of "$out/router_pnr.log")
 seeds=$(for f in "$out/router_pnr.log" "$out"/router_pnr_s*.log; do fmax_of "$f"; done | sort -g | paste -sd' ')
 fmax_median=$(echo $seeds | tr ' ' '\n' | median)
 fmax_best=$(echo $seeds | tr ' ' '\n' | tail -1)
-sa_done=$(printf '%s\n' "${sa_seeds[@]}" | grep -v null | sort -g | paste -sd' ')
+sa_done=$(printf '%s\n' "${sa_seeds[@]}" | { grep -v null || true; } | sort -g | paste -sd' ')
 sa_median=$(echo $sa_done | tr ' ' '\n' | median)
 sa_best=$(echo $sa_done | tr ' ' '\n' | tail -1)
 util() { grep -E "^Info:[[:space:]]+$1:" "$out/router_pnr.log" | tail -1 | sed -E 's/^Info:[[:space:]]+[A-Z_0-9]+:[[:space:]]+//; s/[[:space:]]+/ /g'; }
