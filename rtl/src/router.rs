@@ -140,6 +140,12 @@ pub struct Router<const W: usize> {
     setup_one: Constant<Bits<SETUP_W>>,
     /// `setup_cycles - 1`, one entry with a setup delay, none without.
     setup_c: Vec<Constant<Bits<SETUP_W>>>,
+    /// The `in_setup` bits that hold `0..=setup_cycles` (same entries):
+    /// the counter only counts below `setup_cycles`, so masking its next
+    /// value changes nothing, and synthesis drops the constant-0 bits and
+    /// their incrementer (as `fifo::count_mask` does for `count`); the
+    /// register keeps `SETUP_W` bits, the native width the lockstep compares.
+    setup_m: Vec<Constant<Bits<SETUP_W>>>,
     err_sum: Signal<Local, Bits<17>>,
     obit: Vec<Constant<Bits<MASK_W>>>,
     in_id: Vec<Constant<Bits<OWNER_W>>>,
@@ -240,6 +246,9 @@ impl<const W: usize> Router<W> {
             in_rq: vdef(n_in * n_setup),
             setup_c: (0..n_setup)
                 .map(|_| Constant::new((q.setup_cycles as u64 - 1).into()))
+                .collect(),
+            setup_m: (0..n_setup)
+                .map(|_| Constant::new(crate::tables::node_mask(q.setup_cycles + 1).into()))
                 .collect(),
             out_flit: vdef(n_out),
             out_valid: vdef(n_out),
@@ -446,6 +455,9 @@ impl<const W: usize> Logic for Router<W> {
             self.setup_inc[i].next = self.in_setup[i].q.val() + self.setup_one.val();
             if self.dec.setup_wait[i].val() {
                 self.in_setup[i].d.next = self.setup_inc[i].val();
+                for k in 0..self._n_setup {
+                    self.in_setup[i].d.next = self.setup_inc[i].val() & self.setup_m[k].val();
+                }
             }
             if self.popi[i].val() {
                 self.in_setup[i].d.next = 0.into();
