@@ -119,14 +119,21 @@ done
 # report the SPAM router and the router of each mesh routing function"):
 # node 5 of the 4x4 torus (SPAM; no header setup delay, as the default
 # router, so that only the routing function differs) and
-# of the 4x4 mesh; synth_ice40, synth_xilinx and the wrapped router's Fmax
-# over nextpnr seeds 1-5 (ROUTING_SEEDS).
+# of the 4x4 mesh; and the default router with a one-cycle header setup
+# delay (tree_setup1: one more cycle per header hop, its request pipelined,
+# docs/hardware.md 3f-3g); synth_ice40, synth_xilinx and the wrapped
+# router's Fmax over nextpnr seeds 1-5 (ROUTING_SEEDS).
 routing_seeds=${ROUTING_SEEDS:-1 2 3 4 5}
-for r in spam hamiltonian dor negative_first; do
+for r in spam hamiltonian dor negative_first tree_setup1; do
   echo "== routing function $r: synth_ice40, synth_xilinx, nextpnr seeds $routing_seeds"
-  case $r in spam) topo=torus:4x4 ;; *) topo=mesh:4x4 ;; esac
+  case $r in
+    spam) gen=(--topology torus:4x4 --routing spam) ;;
+    tree_setup1) gen=(--topology torus:4x4 --routing tree --setup-cycles 1) ;;
+    *) gen=(--topology mesh:4x4 --routing "$r") ;;
+  esac
+  topo=${gen[1]}
   d=$out/routing_$r
-  "$bin" verilog --router --topology $topo --routing $r --node 5 --out "$d" >/dev/null
+  "$bin" verilog --router "${gen[@]}" --node 5 --out "$d" >/dev/null
   timed ice40_$r yosys -q -p \
     "read_verilog $d/wormcast_router_n5.v; synth_ice40 -top wormcast_router_n5; tee -q -o $d/ice40.stat stat"
   timed xilinx_$r yosys -q -p \
@@ -244,7 +251,8 @@ cat >"$out/summary.json" <<JSON
     "spam": $(cat $out/routing_spam/summary.json),
     "hamiltonian": $(cat $out/routing_hamiltonian/summary.json),
     "dor": $(cat $out/routing_dor/summary.json),
-    "negative_first": $(cat $out/routing_negative_first/summary.json)
+    "negative_first": $(cat $out/routing_negative_first/summary.json),
+    "tree_setup1": $(cat $out/routing_tree_setup1/summary.json)
   },
   "fabric_ice40": {
     "topology": "torus:$fabric",
