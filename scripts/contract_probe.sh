@@ -87,9 +87,7 @@ yosys -q -p "read_verilog $R $out/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $o
 . scripts/pnr_lib.sh
 fs=()
 for seed in "${seeds[@]}"; do
-  # shellcheck disable=SC2086
-  nextpnr-ice40 --hx8k --package ct256 --json "$out/wrap.json" --asc /dev/null --freq 50 \
-    --timing-allow-fail --seed "$seed" $pnr_flags -l "$out/pnr_s$seed.log" -q >/dev/null 2>&1
+  pnr_seed "$out/wrap.json" "$seed" "$out/pnr_s$seed.log" >/dev/null 2>&1
   f=$(fmax_of "$out/pnr_s$seed.log")
   echo "seed $seed: $f MHz"
   fs+=("$f")

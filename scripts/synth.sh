@@ -66,10 +66,9 @@ timed xilinx_router yosys -q -p \
 timed xilinx_router_abc9 yosys -q -p \
   "read_verilog $R; synth_xilinx -flatten -abc9 -top wormcast_router_n5; tee -q -o $out/router_xilinx_abc9.stat stat"
 echo "== nextpnr-ice40 (router)"
-device=hx8k; package=ct256
-# pnr_flags (the placer timing weight of docs/hardware.md 3e; PNR_FLAGS
-# replaces it), fmax_of and median: one definition for this script and
-# scripts/contract_probe.sh.
+# device, package, pnr_flags (the placer timing weight of docs/hardware.md
+# 3e; PNR_FLAGS replaces it), pnr_seed, fmax_of and median: one definition
+# for this script and scripts/contract_probe.sh.
 . scripts/pnr_lib.sh
 # The bare router: expected to fail on I/O count (see above); recorded.
 if nextpnr-ice40 --$device --package $package --json "$out/router_ice40.json" \
@@ -92,8 +91,7 @@ icetime -d $device -P $package -m -t "$out/router.asc" >"$out/router_icetime.txt
 # seeds 1-10, as every sweep in docs/hardware.md).
 echo "== nextpnr-ice40 seed sweep (router, seeds 2-10)"
 for seed in 2 3 4 5 6 7 8 9 10; do
-  timed pnr_router_s$seed nextpnr-ice40 --$device --package $package --json "$out/wrap_ice40.json" \
-    --asc /dev/null --freq 50 --timing-allow-fail --seed $seed $pnr_flags -l "$out/router_pnr_s$seed.log" -q
+  timed pnr_router_s$seed pnr_seed "$out/wrap_ice40.json" $seed "$out/router_pnr_s$seed.log"
 done
 # nextpnr's simulated-annealing placer (--placer sa) gave 4-5 % more Fmax
 # than the default heap placer on this router (docs/hardware.md 3c), but
@@ -141,9 +139,7 @@ for r in spam hamiltonian dor negative_first tree_setup1; do
   python3 scripts/pnr_wrap.py "$d/manifest.json" >"$d/pnr_wrap.v"
   yosys -q -p "read_verilog $d/wormcast_router_n5.v $d/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $d/wrap.json" >/dev/null
   for seed in $routing_seeds; do
-    # shellcheck disable=SC2086
-    timed pnr_${r}_s$seed nextpnr-ice40 --$device --package $package --json "$d/wrap.json" \
-      --asc /dev/null --freq 50 --timing-allow-fail --seed $seed $pnr_flags -l "$d/pnr_s$seed.log" -q
+    timed pnr_${r}_s$seed pnr_seed "$d/wrap.json" $seed "$d/pnr_s$seed.log"
   done
   fs=$(for seed in $routing_seeds; do fmax_of "$d/pnr_s$seed.log"; done | sort -g | paste -sd,)
   cat >"$d/summary.json" <<JSON
