@@ -27,7 +27,9 @@
 # SETUP_CYCLES=N probes the router with a header setup delay of N cycles
 # instead (`wormcast verilog --setup-cycles N`; its request is already
 # registered, docs/hardware.md 3f, so `none` and `strip` are the probes that
-# mean something there).
+# mean something there). STRIP_DEFERRED=1 generates the router with the
+# deferred strip (`--strip-deferred`, docs/hardware.md 3h; `none` is then
+# the probe that means something).
 # Prints the Fmax per seed, the median and best, and the SB_LUT4 count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,9 +47,15 @@ bin=${WORMCAST:-target/release/wormcast}
 setup=${SETUP_CYCLES:-0}
 out=target/probe/$probe
 [ "$setup" = 0 ] || out=target/probe/${probe}_setup$setup
+gen=(--setup-cycles "$setup")
+case "${STRIP_DEFERRED:-0}" in
+  0) ;;
+  1) gen+=(--strip-deferred); out=${out}_strip_deferred ;;
+  *) echo "STRIP_DEFERRED '$STRIP_DEFERRED': allowed 0 or 1" >&2; exit 2 ;;
+esac
 rm -rf "$out"
 mkdir -p "$out"
-"$bin" verilog --router --node 5 --setup-cycles "$setup" --out "$out/router" >/dev/null
+"$bin" verilog --router --node 5 "${gen[@]}" --out "$out/router" >/dev/null
 R=$out/router/wormcast_router_n5.v
 python3 - "$R" "$probe" <<'PY'
 import sys
@@ -95,4 +103,4 @@ done
 luts=$(awk '$1=="SB_LUT4" {n=$2} END {print n+0}' "$out/router.stat")
 m=$(printf '%s\n' "${fs[@]}" | median)
 printf '%s\n' "${fs[@]}" | sort -g | awk -v p="$probe" -v s="$setup" -v l="$luts" -v m="$m" \
-  '{a[NR]=$1} END {printf "probe %s (setup cycles %s): median %.2f MHz, best %.2f, worst %.2f over %d seeds; %d SB_LUT4\n", p, s, m, a[NR], a[1], NR, l}'
+  '{a[NR]=$1} END {printf "probe %s (setup cycles %s, strip deferred '"${STRIP_DEFERRED:-0}"'): median %.2f MHz, best %.2f, worst %.2f over %d seeds; %d SB_LUT4\n", p, s, m, a[NR], a[1], NR, l}'

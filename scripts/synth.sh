@@ -119,14 +119,17 @@ done
 # router, so that only the routing function differs) and
 # of the 4x4 mesh; and the default router with a one-cycle header setup
 # delay (tree_setup1: one more cycle per header hop, its request pipelined,
-# docs/hardware.md 3f-3g); synth_ice40, synth_xilinx and the wrapped
+# docs/hardware.md 3f-3g) and that router with a deferred strip
+# (tree_setup1_strip: one more cycle at each stripping router too, the
+# fastest contract, 3h); synth_ice40, synth_xilinx and the wrapped
 # router's Fmax over nextpnr seeds 1-5 (ROUTING_SEEDS).
 routing_seeds=${ROUTING_SEEDS:-1 2 3 4 5}
-for r in spam hamiltonian dor negative_first tree_setup1; do
+for r in spam hamiltonian dor negative_first tree_setup1 tree_setup1_strip; do
   echo "== routing function $r: synth_ice40, synth_xilinx, nextpnr seeds $routing_seeds"
   case $r in
     spam) gen=(--topology torus:4x4 --routing spam) ;;
     tree_setup1) gen=(--topology torus:4x4 --routing tree --setup-cycles 1) ;;
+    tree_setup1_strip) gen=(--topology torus:4x4 --routing tree --setup-cycles 1 --strip-deferred) ;;
     *) gen=(--topology mesh:4x4 --routing "$r") ;;
   esac
   topo=${gen[1]}
@@ -248,7 +251,8 @@ cat >"$out/summary.json" <<JSON
     "hamiltonian": $(cat $out/routing_hamiltonian/summary.json),
     "dor": $(cat $out/routing_dor/summary.json),
     "negative_first": $(cat $out/routing_negative_first/summary.json),
-    "tree_setup1": $(cat $out/routing_tree_setup1/summary.json)
+    "tree_setup1": $(cat $out/routing_tree_setup1/summary.json),
+    "tree_setup1_strip": $(cat $out/routing_tree_setup1_strip/summary.json)
   },
   "fabric_ice40": {
     "topology": "torus:$fabric",

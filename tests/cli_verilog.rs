@@ -253,6 +253,39 @@ fn spam_router_manifest_records_routing_and_setup() {
     assert_eq!(m["parameters"]["setup_cycles"], 0);
 }
 
+/// `--strip-deferred`: recorded in the manifest, a different circuit (it
+/// has the `in_strip` registers), deterministic; off by default.
+#[test]
+fn strip_deferred_router_manifest_and_registers() {
+    let (m, v) = generate_twice(
+        "strip_deferred",
+        &[
+            "--router",
+            "--setup-cycles",
+            "1",
+            "--strip-deferred",
+            "--node",
+            "5",
+        ],
+        "wormcast_router_n5.v",
+    );
+    assert_eq!(m["parameters"]["strip_deferred"], true);
+    assert_eq!(m["parameters"]["setup_cycles"], 1);
+    let text = String::from_utf8(v).unwrap();
+    for i in 0..5 {
+        assert!(text.contains(&format!("in_strip${i}$q")), "in_strip${i}");
+    }
+    let t = tmp("strip_default");
+    let o = run(&["verilog", "--router", "--node", "5", "--out", &t]);
+    assert!(o.status.success());
+    let d = std::fs::read_to_string(Path::new(&t).join("wormcast_router_n5.v")).unwrap();
+    assert!(!d.contains("in_strip"));
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(Path::new(&t).join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["parameters"]["strip_deferred"], false);
+}
+
 #[test]
 fn mesh_router_and_fabric_manifest_records_routing() {
     for kind in ["hamiltonian", "dor", "negative_first"] {

@@ -174,6 +174,13 @@ pub fn compare_router<const W: usize>(
                 r.setup as u64,
                 u.in_setup[i].q.val().to_u64(),
             )?;
+            // Empty without a deferred strip, where the native flag is
+            // never set: compared as 0.
+            chk(
+                Reg::InStrip(i),
+                r.strip as u64,
+                u.in_strip.get(i).map_or(0, |r| r.q.val() as u64),
+            )?;
         }
         for o in 0..p.outputs() {
             chk(

@@ -16,6 +16,8 @@ pub enum Reg {
     InCount(usize),
     /// Header setup counter (only with `setup_cycles` > 0).
     InSetup(usize),
+    /// Deferred strip pending (only with `strip_deferred`).
+    InStrip(usize),
     OutFlit(usize),
     OutValid(usize),
     OutOwner(usize),
@@ -36,6 +38,7 @@ impl Reg {
             Reg::InReady(i) => format!("{}_ready", input_name(i)),
             Reg::InCount(i) => format!("{}_count", input_name(i)),
             Reg::InSetup(i) => format!("{}_setup", input_name(i)),
+            Reg::InStrip(i) => format!("{}_strip", input_name(i)),
             Reg::OutFlit(o) => format!("{}_flit", output_name(o)),
             Reg::OutValid(o) => format!("{}_valid", output_name(o)),
             Reg::OutOwner(o) => format!("{}_owner", output_name(o)),
@@ -54,6 +57,7 @@ impl Reg {
             Reg::InReady(i) => format!("fifo${i}$rdy$q"),
             Reg::InCount(i) => format!("fifo${i}$cnt$q"),
             Reg::InSetup(i) => format!("in_setup${i}$q"),
+            Reg::InStrip(i) => format!("in_strip${i}$q"),
             Reg::OutFlit(o) => format!("out_flit${o}$q"),
             Reg::OutValid(o) => format!("out_valid${o}$q"),
             Reg::OutOwner(o) => format!("out_owner${o}$q"),

@@ -46,6 +46,8 @@ pub enum Fault {
     /// Local fault information ignored: the router routes into its faulty
     /// link instead of diverting (`RouterConfig::divert_out` dropped).
     NoDiversion,
+    /// A deferred strip ignored: the stripped HEAD leaves at its grant.
+    StripOnGrant,
 }
 
 #[derive(LogicBlock)]
@@ -99,6 +101,12 @@ pub struct Router<const W: usize> {
     /// registers the lockstep compares.
     pub in_sok: Vec<DFF<Bit>>,
     pub in_rq: Vec<DFF<Bit>>,
+    /// With a deferred strip only (`RouterParams::strip_deferred`, empty
+    /// without): the first HEAD at the head was stripped at the last edge's
+    /// grant and leaves now (`InputRegs::strip`). The pop then comes from
+    /// this register instead of the grant, so the arbiter's path no longer
+    /// ends in the FIFO's enables (issue 12 item 3, timing).
+    pub in_strip: Vec<DFF<Bit>>,
     pub out_flit: Vec<DFF<Bits<W>>>,
     pub out_valid: Vec<DFF<Bit>>,
     /// The owner register as the logic reads it: one-hot over the inputs
@@ -164,6 +172,7 @@ pub struct Router<const W: usize> {
     _n_nbr: usize,
     _n_mown: usize,
     _n_setup: usize,
+    _n_defer: usize,
 }
 
 impl<const W: usize> Router<W> {
@@ -198,6 +207,7 @@ impl<const W: usize> Router<W> {
             q.setup_cycles = q.setup_cycles.saturating_sub(1);
         }
         let n_setup = (q.setup_cycles > 0) as usize;
+        let n_defer = (p.strip_deferred && fault != Fault::StripOnGrant) as usize;
         let len = |name: &str| t.get(name).len();
         Router {
             clock: Default::default(),
@@ -244,6 +254,7 @@ impl<const W: usize> Router<W> {
             in_setup: vdef(n_in),
             in_sok: vdef(n_in * n_setup),
             in_rq: vdef(n_in * n_setup),
+            in_strip: vdef(n_in * n_defer),
             setup_c: (0..n_setup)
                 .map(|_| Constant::new((q.setup_cycles as u64 - 1).into()))
                 .collect(),
@@ -296,6 +307,7 @@ impl<const W: usize> Router<W> {
             _n_nbr: len("m_nbr"),
             _n_mown: len("m_own"),
             _n_setup: n_setup,
+            _n_defer: n_defer,
         }
     }
 
@@ -437,6 +449,13 @@ impl<const W: usize> Logic for Router<W> {
             self.dec.hside[i].next = self.fifo[i].head_side.val();
             self.fifo[i].in_side.next = self.dec.side[i].val();
             self.dec.nonempty[i].next = self.fifo[i].nonempty.val();
+            // A deferred strip: the stripped HEAD only leaves, so the
+            // decode sees no flit (no request, send, drop or error). (`k` is
+            // 0: the loop only emits this with a deferred strip.)
+            for k in 0..self._n_defer {
+                self.dec.nonempty[i].next =
+                    self.fifo[i].nonempty.val() & !self.in_strip[i + k].q.val();
+            }
             self.dec.state[i].next = self.in_state[i].q.val();
             self.dec.reserved[i].next = self.in_reserved[i].q.val();
             self.dec.wclass[i].next = self.in_class[i].q.val();
@@ -450,6 +469,14 @@ impl<const W: usize> Logic for Router<W> {
                 | self.dec.err[i].val()
                 | self.go[i].val()
                 | (self.arb.grant[i].val() & self.dec.strip[i].val());
+            for k in 0..self._n_defer {
+                self.in_strip[i + k].clock.next = self.clock.val();
+                self.in_strip[i + k].d.next = self.arb.grant[i].val() & self.dec.strip[i].val();
+                self.popi[i].next = self.dec.drop[i].val()
+                    | self.dec.err[i].val()
+                    | self.go[i].val()
+                    | self.in_strip[i + k].q.val();
+            }
             self.fifo[i].pop.next = self.popi[i].val();
             // Header setup counter: up while a first HEAD waits, 0 on a pop.
             self.setup_inc[i].next = self.in_setup[i].q.val() + self.setup_one.val();
@@ -555,6 +582,9 @@ impl<const W: usize> Logic for Router<W> {
                 self.in_reserved[i].d.next = 0.into();
                 self.in_class[i].d.next = 0.into();
                 self.in_setup[i].d.next = 0.into();
+                for k in 0..self._n_defer {
+                    self.in_strip[i + k].d.next = false;
+                }
             }
             for o in 0..self._n_out {
                 self.out_flit[o].d.next = 0.into();

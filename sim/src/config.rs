@@ -113,6 +113,11 @@ pub struct RouterParams {
     /// it has been at its FIFO head this many cycles (0 = none). The RTL
     /// twin has the same counter (`in_setup`).
     pub setup_cycles: u32,
+    /// Deferred strip: a first HEAD stripped at its grant leaves its FIFO
+    /// one cycle later instead of at the grant's edge (one more cycle at
+    /// each router that strips). Off by default; the RTL twin is
+    /// `in_strip`.
+    pub strip_deferred: bool,
 }
 
 impl Default for RouterParams {
@@ -125,6 +130,7 @@ impl Default for RouterParams {
             classes: 2,
             routing: RoutingKind::Tree,
             setup_cycles: 0,
+            strip_deferred: false,
         }
     }
 }

@@ -42,6 +42,9 @@ pub struct NetworkCfg {
     pub routing: String,
     /// Header setup delay in cycles per first HEAD per router (0 = none).
     pub header_setup_cycles: u32,
+    /// Deferred strip (`RouterParams::strip_deferred`): a stripped first
+    /// HEAD leaves its FIFO one cycle after its grant.
+    pub strip_deferred: bool,
     /// Input buffer depth in flits.
     pub buffer_depth: usize,
     pub flit_width: u32,
@@ -188,6 +191,7 @@ impl Default for NetworkCfg {
             r1: "0,0".into(),
             routing: "tree".into(),
             header_setup_cycles: 0,
+            strip_deferred: false,
             buffer_depth: 2,
             flit_width: 32,
             injection_channels: 1,
@@ -423,6 +427,7 @@ impl Scenario {
             },
             routing,
             setup_cycles: n.header_setup_cycles,
+            strip_deferred: n.strip_deferred,
         };
         params.validate().map_err(|e| InputError {
             field: format!("network.{}", e.field),

@@ -13,6 +13,7 @@
 //! | `in_P_count`        | bits of depth    | flits in the input FIFO |
 //! | `in_P_ready`        | 1                | registered ready to upstream |
 //! | `in_P_setup`        | 8                | header setup counter (only when `setup_cycles` > 0) |
+//! | `in_P_strip`        | 1                | deferred strip: the stripped HEAD leaves now (only with `strip_deferred`) |
 //! | `out_P_flit`        | flit width       | output register |
 //! | `out_P_valid`       | 1                | output register valid |
 //! | `out_P_owner`       | 4                | input index holding the output, 0xF = none |
@@ -197,6 +198,9 @@ fn router_values(p: &RouterParams, s: &RouterState, msg: &[u32; MAX_OUTPUTS], v:
         if p.setup_cycles > 0 {
             v.push(i.setup as u64);
         }
+        if p.strip_deferred {
+            v.push(i.strip as u64);
+        }
     }
     for o in &s.out[..p.outputs()] {
         v.push(o.flit);
@@ -252,6 +256,9 @@ impl<W: Write> VcdWriter<W> {
                 add(&mut w, 1, &format!("{n}_ready"), false)?;
                 if p.setup_cycles > 0 {
                     add(&mut w, SETUP_BITS, &format!("{n}_setup"), false)?;
+                }
+                if p.strip_deferred {
+                    add(&mut w, 1, &format!("{n}_strip"), false)?;
                 }
             }
             for o in 0..p.outputs() {

@@ -45,6 +45,7 @@ const KEYS: &[&str] = &[
     "r1",
     "routing",
     "header_setup_cycles",
+    "strip_deferred",
     "buffer_depth",
     "flit_width",
     "injection_channels",
@@ -130,11 +131,11 @@ fn value() -> impl Strategy<Value = String> {
 /// generated files get past the key check and reach the value checks.
 fn section_keys(sec: usize) -> &'static [&'static str] {
     match sec {
-        0 => &KEYS[..12],
-        1 => &KEYS[12..14],
-        2 => &KEYS[14..24],
-        3 => &KEYS[24..28],
-        _ => &KEYS[28..],
+        0 => &KEYS[..13],
+        1 => &KEYS[13..15],
+        2 => &KEYS[15..25],
+        3 => &KEYS[25..29],
+        _ => &KEYS[29..],
     }
 }
 
@@ -200,7 +201,7 @@ fn typed_value(key: &'static str) -> BoxedStrategy<String> {
             .boxed(),
         "fault_info" => s(&["global", "local", "psychic"]),
         "startup_cycles" => int(1_000_000),
-        "startup_serial" => any::<bool>().prop_map(|b| b.to_string()).boxed(),
+        "startup_serial" | "strip_deferred" => any::<bool>().prop_map(|b| b.to_string()).boxed(),
         "pattern" => s(&["poisson", "scripted", "none", "bursty"]),
         "rate" | "multicast_fraction" => prop_oneof![0.0f64..1.0, -1.0f64..2.0]
             .prop_map(|v| format!("{v:?}"))

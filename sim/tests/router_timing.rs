@@ -30,7 +30,12 @@ use wormcast_sim::topology::NodeId;
 use wormcast_sim::trees::SpanningTree;
 
 fn network(depth: usize) -> Network {
+    network_with(depth, false)
+}
+
+fn network_with(depth: usize, strip_deferred: bool) -> Network {
     let mut s = Scenario::default();
+    s.network.strip_deferred = strip_deferred;
     s.network.topology = "torus:8x8".into();
     s.network.buffer_depth = depth;
     s.timing.startup_cycles = 0;
@@ -212,7 +217,33 @@ fn depth1_halves_the_stream_rate() {
 /// LCA, where it follows a reservation whose first HEAD was stripped.
 #[test]
 fn trailing_head_latency() {
-    let mut net = network(2);
+    let (first, second) = trailing_head_times(false);
+    // First HEAD: 3 per hop up to the LCA, where it is stripped.
+    assert_eq!(first.len(), 4);
+    assert_eq!(hops(&first), vec![3; 3]);
+    // Trailing HEAD: one cycle behind, 3 per hop, then 2 into the LCA.
+    assert_eq!(second.len(), 5);
+    assert_eq!(second[0], first[0] + 1);
+    assert_eq!(hops(&second), vec![3, 3, 3, 2]);
+}
+
+/// The same worm with a deferred strip (`network.strip_deferred`): the
+/// stripped first HEAD stays a cycle longer at the LCA, so the trailing
+/// HEAD's hop into it takes 3 cycles instead of 2; nothing else moves.
+#[test]
+fn deferred_strip_latency() {
+    let (first, second) = trailing_head_times(true);
+    assert_eq!((first, second), {
+        let (f, mut s) = trailing_head_times(false);
+        s[4] += 1;
+        (f, s)
+    });
+}
+
+/// Times at the routers on the way up of a first HEAD and the trailing HEAD
+/// right behind it (see [`trailing_head_latency`]).
+fn trailing_head_times(strip_deferred: bool) -> (Vec<u64>, Vec<u64>) {
+    let mut net = network_with(2, strip_deferred);
     let t = net.trees[0].clone();
     let anc = |mut u: NodeId, k: usize| {
         for _ in 0..k {
@@ -243,12 +274,5 @@ fn trailing_head_latency() {
             .filter_map(|&v| seen.get(&(v, key(f))).copied())
             .collect()
     };
-    let (first, second) = (at(heads[0]), at(heads[1]));
-    // First HEAD: 3 per hop up to the LCA, where it is stripped.
-    assert_eq!(first.len(), 4);
-    assert_eq!(hops(&first), vec![3; 3]);
-    // Trailing HEAD: one cycle behind, 3 per hop, then 2 into the LCA.
-    assert_eq!(second.len(), 5);
-    assert_eq!(second[0], first[0] + 1);
-    assert_eq!(hops(&second), vec![3, 3, 3, 2]);
+    (at(heads[0]), at(heads[1]))
 }

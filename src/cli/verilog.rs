@@ -46,6 +46,11 @@ pub struct VerilogArgs {
     /// before requesting (0..255).
     #[arg(long, default_value_t = 0)]
     pub setup_cycles: u32,
+    /// Deferred strip: a first HEAD stripped at its grant leaves its FIFO
+    /// one cycle later (one more cycle at each router that strips; with
+    /// `--setup-cycles 1` the router that places at 60 MHz, docs/hardware.md 3h).
+    #[arg(long)]
+    pub strip_deferred: bool,
     /// With `--router`: the node whose constants the router gets, `X,Y` or an id.
     #[arg(long, default_value = "0")]
     pub node: String,
@@ -178,6 +183,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         },
         routing,
         setup_cycles: a.setup_cycles,
+        strip_deferred: a.strip_deferred,
     };
     params.validate()?;
     let local = match a.fault_info.trim() {
@@ -254,6 +260,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
             "classes": params.classes,
             "routing": a.routing.trim(),
             "setup_cycles": params.setup_cycles,
+            "strip_deferred": params.strip_deferred,
             "faulty_link": a.faulty_link.as_deref().map(str::trim),
             "fault_info": a.faulty_link.as_ref().map(|_| a.fault_info.trim()),
             "divert_out": cfg.iter().map(|c| c.divert_out).collect::<Vec<_>>(),
@@ -299,6 +306,7 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
         format!("network.topology={}", a.topology.trim()),
         format!("network.routing={}", a.routing.trim()),
         format!("network.header_setup_cycles={}", params.setup_cycles),
+        format!("network.strip_deferred={}", params.strip_deferred),
         format!("network.buffer_depth={}", params.depth),
         format!("network.flit_width={}", params.flit.width),
         format!("network.injection_channels={}", params.injection),
@@ -349,6 +357,7 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
             "buffer_depth": params.depth,
             "consumption_channels": params.consumption,
             "setup_cycles": params.setup_cycles,
+            "strip_deferred": params.strip_deferred,
             "gen_rate_per_256": opts.rate,
             "gen_entries": opts.entries,
             "gen_multicast_entries_per_node": multicast / plan.rom.len(),

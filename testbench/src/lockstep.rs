@@ -232,6 +232,8 @@ pub struct LockstepStats {
     pub loaded: [u64; wormcast_sim::config::MAX_OUTPUTS],
     /// Cycles in which some first HEAD paid the header setup delay.
     pub setup_cycles: u64,
+    /// Stripped HEADs that left a cycle after their grant (deferred strip).
+    pub deferred_strips: u64,
     /// Worms diverted by local fault information (grants into `Diverted`).
     pub diverted: u64,
     /// HEADs a diverted input sent on a healthy link (a split point whose
@@ -288,6 +290,7 @@ pub fn router_lockstep_vs<const W: usize>(
         }
         st.setup_cycles +=
             (0..params.inputs()).any(|i| next.inp[i].setup > cur.inp[i].setup) as u64;
+        st.deferred_strips += (0..params.inputs()).filter(|&i| cur.inp[i].strip).count() as u64;
         for o in 0..4 {
             let i = act.loaded_from[o];
             if i != router::NO_OWNER

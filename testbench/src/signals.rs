@@ -55,6 +55,7 @@ impl Signal {
             Kind::InClass(i) => s.inp[i].class as u64,
             Kind::InCount(i) => s.inp[i].fifo.count as u64,
             Kind::InSetup(i) => s.inp[i].setup as u64,
+            Kind::InStrip(i) => s.inp[i].strip as u64,
             Kind::InReady(i) => s.inp[i].ready as u64,
             Kind::OutFlit(o) => s.out[o].flit,
             Kind::OutValid(o) => s.out[o].valid as u64,
@@ -172,6 +173,16 @@ pub fn router_signals(p: &RouterParams, internal: bool) -> Vec<Signal> {
                     false,
                 );
             }
+            // Likewise the deferred strip's register.
+            if p.strip_deferred {
+                add(
+                    Kind::InStrip(i),
+                    format!("{n}_strip"),
+                    format!("in_strip${i}$q"),
+                    1,
+                    false,
+                );
+            }
         }
         for o in 0..p.outputs() {
             add(
@@ -206,6 +217,7 @@ pub fn rtl_value<const W: usize>(s: &Signal, u: &wormcast_rtl::Router<W>) -> u64
         Kind::InClass(i) => u.in_class[i].q.val().to_u64(),
         Kind::InCount(i) => u.fifo[i].count.val().to_u64(),
         Kind::InSetup(i) => u.in_setup[i].q.val().to_u64(),
+        Kind::InStrip(i) => u.in_strip.get(i).map_or(0, |r| r.q.val() as u64),
         Kind::InReady(i) => u.i_ready[i].val() as u64,
         Kind::OutFlit(o) => u.o_flit[o].val().to_u64(),
         Kind::OutValid(o) => u.o_valid[o].val() as u64,

@@ -165,3 +165,21 @@ fn fabric_4x4_mesh_tree_worms_lockstep() {
         assert!(st.multicasts > 10 && st.delivered > 50, "{scheme}: {st:?}");
     }
 }
+
+// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+
+/// The 4×4 DSTM-1 torus of routers with a one-cycle header setup delay and
+/// a deferred strip, under real unicast + multicast traffic.
+#[test]
+fn fabric_4x4_deferred_strip_lockstep() {
+    let mut sc = fabric_scenario("torus:4x4", 0.01, 44);
+    sc.network.header_setup_cycles = 1;
+    sc.network.strip_deferred = true;
+    let st = fabric_lockstep::<32>(&sc, Fault::None, 6_000)
+        .unwrap_or_else(|m| panic!("deferred-strip fabric lockstep mismatch: {m}"));
+    eprintln!("{st:?}");
+    assert!(st.multicasts > 20 && st.delivered > 300, "{st:?}");
+    let m = fabric_lockstep::<32>(&sc, Fault::StripOnGrant, 2_000)
+        .expect_err("a strip at the grant must be detected");
+    eprintln!("caught: {m}");
+}

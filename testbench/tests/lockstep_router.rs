@@ -382,3 +382,43 @@ fn mesh_broken_models_are_caught() {
         .expect_err("a wrong own address must be detected at the ports");
     eprintln!("caught (own address): {m}");
 }
+
+// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+
+/// The default router with a deferred strip, without and with a one-cycle
+/// header setup delay (the router that places at about 60 MHz), registers
+/// compared every cycle.
+#[test]
+fn deferred_strip_lockstep() {
+    for (setup, seed) in [(0u32, 41u64), (1, 42)] {
+        let p = RouterParams {
+            setup_cycles: setup,
+            strip_deferred: true,
+            ..RouterParams::default()
+        };
+        let cfg = cfgs(&p);
+        let st = router_lockstep::<32>(&cfg[5], &p, Fault::None, 20_000, seed, true)
+            .unwrap_or_else(|m| panic!("setup {setup}: lockstep mismatch: {m}"));
+        eprintln!("deferred strip, setup {setup}: {st:?}");
+        assert!(st.grants > 100 && st.deferred_strips > 100, "{st:?}");
+    }
+}
+
+/// An RTL that pops the stripped HEAD at its grant (today's contract)
+/// while the native model defers it: caught at the registers and at the
+/// ports.
+#[test]
+fn strip_on_grant_is_caught() {
+    let p = RouterParams {
+        setup_cycles: 1,
+        strip_deferred: true,
+        ..RouterParams::default()
+    };
+    let cfg = cfgs(&p);
+    let m = router_lockstep::<32>(&cfg[5], &p, Fault::StripOnGrant, 20_000, 43, true)
+        .expect_err("a strip at the grant must be detected");
+    eprintln!("caught (registers): {m}");
+    let m = router_lockstep::<32>(&cfg[5], &p, Fault::StripOnGrant, 20_000, 43, false)
+        .expect_err("a strip at the grant must be visible at the ports");
+    eprintln!("caught (ports): {m}");
+}

@@ -451,6 +451,59 @@ fn spam_fabric_verilog_matches_native() {
     assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
 }
 
+// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+
+/// Cycles for the deferred-strip router (both simulators).
+const STRIP_ROUTER_CYCLES: usize = 3_000;
+
+#[test]
+fn deferred_strip_router_verilog_matches_native() {
+    let dir = out_dir("vectors_strip_router");
+    // The default router with a one-cycle header setup delay and a
+    // deferred strip, the router that places at about 60 MHz; the wrong
+    // model is today's contract (the stripped HEAD leaves at its grant).
+    let p = RouterParams {
+        setup_cycles: 1,
+        strip_deferred: true,
+        ..RouterParams::default()
+    };
+    let cfg = cfgs(&p);
+    let node = 5;
+    let g = router_module(&p, &cfg[node]).unwrap();
+    let dut = write_dut(&g, &dir);
+    let good = router_vectors(&g.top, &cfg[node], &p, 44, STRIP_ROUTER_CYCLES, true);
+    let (vin, vexp) = good.write_hex(&dir, "good").unwrap();
+    let tb = dir.join("tb.v");
+    std::fs::write(&tb, good.testbench(STRIP_ROUTER_CYCLES)).unwrap();
+    let on_grant = RouterParams {
+        strip_deferred: false,
+        ..p
+    };
+    let wrong = router_vectors_vs(
+        &g.top,
+        &cfg[node],
+        &p,
+        &cfg[node],
+        &on_grant,
+        44,
+        STRIP_ROUTER_CYCLES,
+        true,
+    );
+    check_sims(
+        "deferred-strip router",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        STRIP_ROUTER_CYCLES,
+        &[(
+            "strip at the grant",
+            wrong.write_hex(&dir, "on_grant").unwrap(),
+        )],
+    );
+}
+
 // ---- Issue 6: mesh routing functions ----
 
 /// Cycles per mesh router (each of three functions, both simulators).

@@ -31,6 +31,11 @@
 //! reaches its target 3 cycles per hop after injection, then streams one
 //! flit per cycle (depth ≥ 2). At depth 1 a stream moves one flit every 2
 //! cycles and each data hop takes 3 cycles (the registered `ready` round trip).
+//! A header setup delay of s cycles (`RouterParams::setup_cycles`) adds s
+//! to each first HEAD's hop; a deferred strip (`strip_deferred`) keeps a
+//! stripped HEAD one cycle longer in its FIFO, so the flits behind it leave
+//! that router one cycle later (docs/hardware.md 3h: the contract of the
+//! router that places at 60 MHz on an iCE40).
 
 pub mod arbiter;
 pub mod error;
@@ -79,6 +84,10 @@ pub struct InputRegs {
     /// Header setup counter: cycles the current first HEAD has waited at the
     /// FIFO head (`RouterParams::setup_cycles`; always 0 when that is 0).
     pub setup: u8,
+    /// Deferred strip (`RouterParams::strip_deferred`; always false
+    /// without it): the first HEAD at the FIFO head was stripped at the
+    /// last edge's grant and leaves at this one, doing nothing else.
+    pub strip: bool,
 }
 
 /// Registers of one output port.
@@ -189,6 +198,8 @@ pub struct Activity {
 enum Action {
     /// A first HEAD still paying the header setup delay.
     Setup,
+    /// The HEAD stripped at the last grant leaves (deferred strip).
+    Strip,
     /// Idle input with a first HEAD: request these outputs; `strip` if the
     /// HEAD is for this router.
     Request {
@@ -451,6 +462,12 @@ pub fn step_edge(
         }
         match decide(cfg, p, i, &s.inp[i], f, owned) {
             Action::Setup => s.inp[i].setup += 1,
+            Action::Strip => {
+                s.inp[i].strip = false;
+                s.inp[i].fifo.pop();
+                side.popped(i);
+                act.popped |= 1 << i;
+            }
             Action::Request {
                 mask,
                 strip,
@@ -543,7 +560,11 @@ pub fn step_edge(
             }
             m.owned |= mask;
             m.nonidle |= 1 << i;
-            if strips >> i & 1 == 1 {
+            if strips >> i & 1 == 1 && p.strip_deferred {
+                // The HEAD leaves at the next edge: the pop no longer hangs
+                // on this cycle's arbitration (docs/hardware.md 3h).
+                s.inp[i].strip = true;
+            } else if strips >> i & 1 == 1 {
                 s.inp[i].fifo.pop();
                 side.popped(i);
                 act.popped |= 1 << i;
@@ -607,6 +628,9 @@ fn decide(
         && matches!(kind, Kind::Body | Kind::Tail)
     {
         return stream(r, f, kind);
+    }
+    if r.strip {
+        return Action::Strip;
     }
     match (r.state, kind) {
         (InState::Idle, Kind::Head) if (r.setup as u32) < p.setup_cycles => Action::Setup,
