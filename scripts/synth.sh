@@ -106,7 +106,7 @@ for seed in 1 2 3 4 5; do
   if timeout "$sa_timeout" nextpnr-ice40 --$device --package $package --json "$out/wrap_ice40.json" \
       --asc /dev/null --freq 50 --timing-allow-fail --seed $seed --placer sa \
       -l "$out/router_sa_pnr_s$seed.log" -q >/dev/null 2>&1; then
-    f=$(grep -Eo "Max frequency for clock +'[^']*': [0-9.]+ MHz" "$out/router_sa_pnr_s$seed.log" | tail -1 | grep -Eo '[0-9.]+ MHz' | cut -d' ' -f1 || true)
+    f=$(fmax_of "$out/router_sa_pnr_s$seed.log" || true)
     sa_seeds+=("${f:-null}")
   else
     echo "seed $seed: no result within $sa_timeout s"

@@ -386,7 +386,7 @@ fn mesh_broken_models_are_caught() {
 // ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
 
 /// The default router with a deferred strip, without and with a one-cycle
-/// header setup delay (the router that places at about 60 MHz), registers
+/// header setup delay (the fastest router on an iCE40, docs/hardware.md 3h), registers
 /// compared every cycle.
 #[test]
 fn deferred_strip_lockstep() {

@@ -460,7 +460,7 @@ const STRIP_ROUTER_CYCLES: usize = 3_000;
 fn deferred_strip_router_verilog_matches_native() {
     let dir = out_dir("vectors_strip_router");
     // The default router with a one-cycle header setup delay and a
-    // deferred strip, the router that places at about 60 MHz; the wrong
+    // deferred strip, the fastest router on an iCE40 (3h); the wrong
     // model is today's contract (the stripped HEAD leaves at its grant).
     let p = RouterParams {
         setup_cycles: 1,
