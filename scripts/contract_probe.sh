@@ -102,5 +102,5 @@ for seed in "${seeds[@]}"; do
 done
 luts=$(awk '$1=="SB_LUT4" {n=$2} END {print n+0}' "$out/router.stat")
 m=$(printf '%s\n' "${fs[@]}" | median)
-printf '%s\n' "${fs[@]}" | sort -g | awk -v p="$probe" -v s="$setup" -v l="$luts" -v m="$m" \
-  '{a[NR]=$1} END {printf "probe %s (setup cycles %s, strip deferred '"${STRIP_DEFERRED:-0}"'): median %.2f MHz, best %.2f, worst %.2f over %d seeds; %d SB_LUT4\n", p, s, m, a[NR], a[1], NR, l}'
+printf '%s\n' "${fs[@]}" | sort -g | awk -v p="$probe" -v s="$setup" -v d="${STRIP_DEFERRED:-0}" -v l="$luts" -v m="$m" \
+  '{a[NR]=$1} END {printf "probe %s (setup cycles %s, strip deferred %s): median %.2f MHz, best %.2f, worst %.2f over %d seeds; %d SB_LUT4\n", p, s, d, m, a[NR], a[1], NR, l}'

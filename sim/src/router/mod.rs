@@ -560,14 +560,16 @@ pub fn step_edge(
             }
             m.owned |= mask;
             m.nonidle |= 1 << i;
-            if strips >> i & 1 == 1 && p.strip_deferred {
-                // The HEAD leaves at the next edge: the pop no longer hangs
-                // on this cycle's arbitration (docs/hardware.md 3h).
-                s.inp[i].strip = true;
-            } else if strips >> i & 1 == 1 {
-                s.inp[i].fifo.pop();
-                side.popped(i);
-                act.popped |= 1 << i;
+            if strips >> i & 1 == 1 {
+                if p.strip_deferred {
+                    // The HEAD leaves at the next edge: the pop no longer
+                    // hangs on this cycle's arbitration (docs/hardware.md 3h).
+                    s.inp[i].strip = true;
+                } else {
+                    s.inp[i].fifo.pop();
+                    side.popped(i);
+                    act.popped |= 1 << i;
+                }
             }
         }
     }
