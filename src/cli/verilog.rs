@@ -48,8 +48,8 @@ pub struct VerilogArgs {
     pub setup_cycles: u32,
     /// Deferred strip: a first HEAD stripped at its grant leaves its FIFO
     /// one cycle later (one more cycle at each router that strips; with
-    /// `--setup-cycles 1` the fastest router, 59.3 MHz median on an iCE40
-    /// HX8K, docs/hardware.md 3h).
+    /// `--setup-cycles 1` the fastest router on an iCE40 HX8K,
+    /// docs/hardware.md 3h and 3i).
     #[arg(long)]
     pub strip_deferred: bool,
     /// With `--router`: the node whose constants the router gets, `X,Y` or an id.

@@ -44,14 +44,16 @@
 //! `setup` counter is below `setup_cycles`; the router core counts `setup` up
 //! on `setup_wait` and clears it on every pop, as `router::step` does.
 //!
-//! With a delay the request is pipelined (issue 12 item 3, timing): it
-//! comes from the router's register `in_rq`, loaded with "idle, setup
-//! done, a well-formed first HEAD at the head" for the next cycle, and the
-//! head's pre-decode, instead of being gated by the state, the counter's
-//! comparison and the head's kind in the cycle the arbiter uses it. Exact,
-//! not a change of the contract: a counter at `setup_cycles` ≥ 1 means
-//! the input popped nothing in the previous cycle, so its head then was
-//! the head now, and the register saw the same flit.
+//! The request is pipelined (issue 12 item 3, timing): it is the head's
+//! pre-decode (`cand`) qualified by the router's register `in_rq` ("idle,
+//! setup done, a well-formed first HEAD at the head"), loaded one edge
+//! early, instead of being gated by the state, the counter's comparison
+//! and the head's kind in the cycle the arbiter uses it. Exact, not a
+//! change of the contract. With a delay, a counter at `setup_cycles` ≥ 1
+//! means the input popped nothing in the previous cycle, so its head then
+//! was the head now, and the register saw the same flit. Without one the
+//! router loads `in_rq` from the head it will have after the edge (see
+//! `Router::in_rq`).
 //!
 //! Consumption (`routing::consumption_choice`): a C=1 header requests the
 //! lowest free channel of its class's pool, else the lowest of the pool,
@@ -122,8 +124,9 @@ pub struct Decode<const W: usize> {
     /// router without one is the netlist it was): the input's setup
     /// counter has reached `setup_cycles` (router register `in_sok`) ...
     pub sok: Vec<Signal<In, Bit>>,
-    /// ... the first HEAD at the head may request now (`in_rq`, the
-    /// pipelined request; see the module doc) ...
+    /// The first HEAD at the head may request now (`in_rq`, the pipelined
+    /// request, with or without a setup delay; see the module doc; one
+    /// entry) ...
     pub rq_p: Vec<Signal<In, Bit>>,
     /// ... and the head is a well-formed first HEAD (non-empty, kind HEAD,
     /// no pre-decode error), what `in_rq` is loaded from.
@@ -254,7 +257,7 @@ pub struct Decode<const W: usize> {
     pub pool: Vec<Signal<In, Bits<CONS_W>>>,
     /// SPAM routing (else tree).
     spam: Constant<Bit>,
-    /// With a setup delay only: the head's request if it may request.
+    /// The head's request if it may request (one entry).
     cand: Vec<Signal<Local, Bits<MASK_W>>>,
     // Per link port d.
     pub link_v: Vec<Signal<In, Bit>>,
@@ -313,6 +316,8 @@ pub struct Decode<const W: usize> {
     _n_mesh: usize,
     /// 1 with a header setup delay, else 0.
     _n_setup: usize,
+    /// 1: the length of `rq_p` and `cand` (rust-hdl loops need a field).
+    _n_rq: usize,
 }
 
 fn ec(e: RouterError) -> Constant<Bits<ERR_CODE_W>> {
@@ -370,7 +375,7 @@ impl<const W: usize> Decode<W> {
             wclass: Default::default(),
             owned: Default::default(),
             sok: vdef(n_setup),
-            rq_p: vdef(n_setup),
+            rq_p: vdef(1),
             hd_ok: vdef(n_setup),
             setup_wait: Default::default(),
             req: Default::default(),
@@ -436,7 +441,7 @@ impl<const W: usize> Decode<W> {
             dv_en: Constant::new(p.routing == RoutingKind::Tree),
             pool: vdef(classes),
             spam: Constant::new(spam),
-            cand: vdef(n_setup),
+            cand: vdef(1),
             link_v: vdef(4),
             link_cls: vdef(4),
             arr_is_link: Constant::new(is_link),
@@ -481,6 +486,7 @@ impl<const W: usize> Decode<W> {
             _n_spam: spam as usize,
             _n_mesh: mesh,
             _n_setup: n_setup,
+            _n_rq: 1,
         }
     }
 }
@@ -741,6 +747,8 @@ impl<const W: usize> Logic for Decode<W> {
             self.s_wait.next = !self.sok[k].val();
             self.hd_ok[k].next =
                 self.nonempty.val() & (self.kind.val() == self.k_head.val()) & !self.q_err.val();
+        }
+        for k in 0..self._n_rq {
             if self.q_cons.val() {
                 self.cand[k].next = self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
             } else {
@@ -806,13 +814,8 @@ impl<const W: usize> Logic for Decode<W> {
                     } else {
                         self.strip.next = self.q_strip.val();
                         self.divert.next = self.q_div.val();
-                        // `cand`, written out: it exists only with a delay.
-                        if self.q_cons.val() {
-                            self.req.next =
-                                self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
-                        } else {
-                            self.req.next = bit_cast::<MASK_W, O_W>(self.q_links.val());
-                        }
+                        // The request, `cand`, is set below from `rq_p`,
+                        // which is 1 exactly in this case.
                     }
                 } else if self.kind.val() == self.k_body.val() {
                     self.err.next = true;
@@ -941,9 +944,9 @@ impl<const W: usize> Logic for Decode<W> {
                 self.drop.next = true;
             }
         }
-        // With a setup delay the request is the pipelined one (module doc):
-        // the same value, from a register instead of the head's state.
-        for k in 0..self._n_setup {
+        // The request is the pipelined one (module doc): the same value,
+        // qualified by a register instead of the head's state.
+        for k in 0..self._n_rq {
             self.req.next = 0.into();
             if self.rq_p[k].val() {
                 self.req.next = self.cand[k].val();

@@ -34,8 +34,8 @@
 //! A header setup delay of s cycles (`RouterParams::setup_cycles`) adds s
 //! to each first HEAD's hop; a deferred strip (`strip_deferred`) keeps a
 //! stripped HEAD one cycle longer in its FIFO, so the flits behind it leave
-//! that router one cycle later (docs/hardware.md 3h: with s = 1 the
-//! fastest contract on an iCE40, 59.3 MHz median).
+//! that router one cycle later (docs/hardware.md 3h and 3i: with s = 1
+//! the fastest contract on an iCE40).
 
 pub mod arbiter;
 pub mod error;
