@@ -125,11 +125,12 @@ pub struct Decode<const W: usize> {
     /// counter has reached `setup_cycles` (router register `in_sok`) ...
     pub sok: Vec<Signal<In, Bit>>,
     /// The first HEAD at the head may request now (`in_rq`, the pipelined
-    /// request, with or without a setup delay; see the module doc; one
-    /// entry) ...
+    /// request, with or without a setup delay; one entry; see the module
+    /// doc).
     pub rq_p: Vec<Signal<In, Bit>>,
-    /// ... and the head is a well-formed first HEAD (non-empty, kind HEAD,
-    /// no pre-decode error), what `in_rq` is loaded from.
+    /// With a setup delay only, as `sok`: the head is a well-formed first
+    /// HEAD (non-empty, kind HEAD, no pre-decode error), what `in_rq` is
+    /// then loaded from.
     pub hd_ok: Vec<Signal<Out, Bit>>,
     /// A first HEAD is paying the setup delay: count `setup` up.
     pub setup_wait: Signal<Out, Bit>,
