@@ -102,8 +102,8 @@ pub struct Router<const W: usize> {
     /// instead of the state, the head's kind and its error bit (issue 12
     /// item 3, timing). Without a setup delay the head after the edge is
     /// known before the edge: after a pop the FIFO's second flit (`skind`,
-    /// `serr`) or the flit pushed now, whose input
-    /// is idle exactly when the flit that leaves is a TAIL (every TAIL
+    /// `serr`) or the flit pushed now, whose input is idle exactly when
+    /// the flit that leaves is a TAIL (every TAIL
     /// leaves an input idle, releasing or dropped, and every other flit
     /// leaves it busy: granted, discarding, or still owning outputs);
     /// without a pop the same head, idle unless granted now, or, at an
@@ -649,8 +649,9 @@ impl<const W: usize> Logic for Router<W> {
         // wait takes the counter from `setup_cycles - 1` to `setup_cycles`
         // (it only counts below that), and 0 with the counter on a pop or a
         // reset; one equality with a constant, and the pop only clears it.
-        // Then the pipelined request for the next cycle, from this input's
-        // next state.
+        // Then the pipelined request for the next cycle: with a delay from
+        // this input's next state, without one from the head after the
+        // edge (see `in_rq`).
         for i in 0..self._n_in {
             self.in_rq[i].clock.next = self.clock.val();
             self.dec.rq_p[i].next = self.in_rq[i].q.val();
