@@ -30,6 +30,13 @@
 //! against the native `arbitrate_masking` checks the first; the Verilog
 //! vector tests, the gate-level check and this module's own iverilog test
 //! (rtl/tests/verilog.rs) check the second.
+//!
+//! Who requests (`rq`) arrives apart from what (`req`), and `req` of an
+//! input that does not request may hold anything (issue 12 item 3, timing):
+//! every use of `req` is ANDed with its own input's `rq` (a position is
+//! granted or blocked only if it requests, and takes outputs only then),
+//! so the owned-output and conflict terms need no gating, and `rq` is a
+//! register (`Router::in_rq`) instead of an OR over the request.
 
 use crate::hw::*;
 use rust_hdl::prelude::*;
@@ -42,7 +49,9 @@ pub fn vdef<T: Default>(n: usize) -> Vec<T> {
 
 #[derive(LogicBlock)]
 pub struct Arbiter {
-    /// Per input: requested outputs (0 = no request).
+    /// Per input: it requests, and the outputs it requests (read only
+    /// with `rq`).
+    pub rq: Vec<Signal<In, Bit>>,
     pub req: Vec<Signal<In, Bits<MASK_W>>>,
     /// Outputs owned at the start of the cycle.
     pub owned: Signal<In, Bits<MASK_W>>,
@@ -82,9 +91,9 @@ impl ArbiterNet {
     }
 
     /// Evaluates the network on concrete values: (granted bits, next prio).
-    pub fn eval(&self, req: &[u64], owned: u64, prio: u64) -> (u64, u64) {
+    /// `req[i]` is read only where `rq[i]`.
+    pub fn eval(&self, rq: &[bool], req: &[u64], owned: u64, prio: u64) -> (u64, u64) {
         let n = self.n;
-        let rq: Vec<bool> = req.iter().map(|&r| r != 0).collect();
         let ow: Vec<bool> = req.iter().map(|&r| r & owned != 0).collect();
         let c = |a: usize, b: usize| req[a] & req[b] != 0;
         let s = self.chain_of(prio as usize);
@@ -127,7 +136,7 @@ impl ArbiterNet {
             v.push('\n');
         };
         for i in 0..n {
-            w(&mut v, format!("wire a_rq{i} = |req${i};"));
+            w(&mut v, format!("wire a_rq{i} = rq${i};"));
             w(&mut v, format!("wire a_ow{i} = |(req${i} & owned);"));
             for j in 0..i {
                 w(&mut v, format!("wire a_c{j}_{i} = |(req${j} & req${i});"));
@@ -205,6 +214,7 @@ impl Arbiter {
     pub fn new(n: usize, broken: bool, masking: bool) -> Arbiter {
         assert!((1..=1 << PRIO_W).contains(&n), "arbiter inputs {n}");
         Arbiter {
+            rq: vdef(n),
             req: vdef(n),
             owned: Default::default(),
             prio: Default::default(),
@@ -217,10 +227,14 @@ impl Arbiter {
 
 impl Logic for Arbiter {
     fn update(&mut self) {
+        let rq: Vec<bool> = self.rq.iter().map(|r| r.val()).collect();
         let req: Vec<u64> = self.req.iter().map(|r| r.val().to_u64()).collect();
-        let (grant, next) =
-            self._net
-                .eval(&req, self.owned.val().to_u64(), self.prio.val().to_u64());
+        let (grant, next) = self._net.eval(
+            &rq,
+            &req,
+            self.owned.val().to_u64(),
+            self.prio.val().to_u64(),
+        );
         for (i, g) in self.grant.iter_mut().enumerate() {
             g.next = grant >> i & 1 != 0;
         }
@@ -246,7 +260,9 @@ mod tests {
 
     /// The network against the native arbiter on every request pattern a
     /// seeded generator produces (3 to 5 inputs, 6 outputs, both maskings,
-    /// every prio value), with a bias towards overlapping requests.
+    /// every prio value), with a bias towards overlapping requests; an
+    /// input without a request shows the network random bits on `req`,
+    /// which it must ignore.
     #[test]
     fn network_equals_native_arbiter() {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -283,7 +299,12 @@ mod tests {
                         prio as u8,
                         if masking { 0xFF } else { 0 },
                     );
-                    let (g, p) = net.eval(&req, owned, prio);
+                    let rq: Vec<bool> = req.iter().map(|&r| r != 0).collect();
+                    let junk: Vec<u64> = req
+                        .iter()
+                        .map(|&r| if r == 0 { next() & 0xFF } else { r })
+                        .collect();
+                    let (g, p) = net.eval(&rq, &junk, owned, prio);
                     assert_eq!(
                         (g, p),
                         (nat.granted as u64, nat.prio as u64),

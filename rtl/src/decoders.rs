@@ -18,7 +18,7 @@ use crate::arbiter::vdef;
 use crate::decode::mesh::{GridRoute, HamRoute};
 use crate::decode::spam::SpamRoute;
 use crate::decode::tree::TreeRoute;
-use crate::decode::{Decode, CONS_W, SIDE_W};
+use crate::decode::{Decode, CONS_W, SIDE_W, WORM_W};
 use crate::hw::*;
 use crate::tables::TableShape;
 use rust_hdl::prelude::*;
@@ -27,8 +27,8 @@ use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 #[derive(LogicBlock)]
 pub struct Decoders<const W: usize> {
     /// Per input, from the router core: FIFO head, FIFO non-empty, the
-    /// input's `state`, `reserved`, `class`, its setup counter's state
-    /// (`Decode::sok`, `Decode::rq_p`).
+    /// input's `state`, `reserved`, worm register, its setup counter's state
+    /// (`Decode::sok`).
     pub head: Vec<Signal<In, Bits<W>>>,
     /// Per input: the flit entering the FIFO, its pre-decode (to the FIFO)
     /// and the head's pre-decode (from the FIFO), see `Decode::side`.
@@ -38,13 +38,13 @@ pub struct Decoders<const W: usize> {
     pub nonempty: Vec<Signal<In, Bit>>,
     pub state: Vec<Signal<In, Bits<STATE_W>>>,
     pub reserved: Vec<Signal<In, Bits<MASK_W>>>,
-    pub wclass: Vec<Signal<In, Bits<CLASS_W>>>,
-    /// Per input with a setup delay, empty without: `Decode::sok`,
-    /// `Decode::hd_ok`.
+    /// Per input: the worm register and its next value (`Decode::worm`).
+    pub worm: Vec<Signal<In, Bits<WORM_W>>>,
+    pub worm_n: Vec<Signal<Out, Bits<WORM_W>>>,
+    /// Per input with a setup delay, empty without: `Decode::sok`.
     pub sok: Vec<Signal<In, Bit>>,
+    /// Per input: `Decode::hd_ok`.
     pub hd_ok: Vec<Signal<Out, Bit>>,
-    /// Per input: `Decode::rq_p`.
-    pub rq_p: Vec<Signal<In, Bit>>,
     /// Consumption channels owned at the start of the cycle (all inputs).
     pub owned: Signal<In, Bits<CONS_W>>,
     /// Per input, to the router core: the decoder's action (see `Decode`).
@@ -117,10 +117,10 @@ impl<const W: usize> Decoders<W> {
             nonempty: vdef(n),
             state: vdef(n),
             reserved: vdef(n),
-            wclass: vdef(n),
+            worm: vdef(n),
+            worm_n: vdef(n),
             sok: vdef(n * n_setup),
-            rq_p: vdef(n),
-            hd_ok: vdef(n * n_setup),
+            hd_ok: vdef(n),
             owned: Default::default(),
             setup_wait: vdef(n),
             req: vdef(n),
@@ -181,13 +181,14 @@ impl<const W: usize> Decoders<W> {
         let mut w = Vec::new();
         for i in 0..n {
             for p in [
-                "head", "wflit", "hside", "nonempty", "state", "reserved", "wclass",
+                "head", "wflit", "hside", "worm", "nonempty", "state", "reserved",
             ] {
                 w.push((format!("d${i}${p}"), format!("{p}${i}")));
             }
             w.push((format!("d${i}$owned"), "owned".to_string()));
             for p in [
                 "side",
+                "worm_n",
                 "setup_wait",
                 "req",
                 "strip",
@@ -204,11 +205,10 @@ impl<const W: usize> Decoders<W> {
             ] {
                 w.push((format!("{p}${i}"), format!("d${i}${p}")));
             }
-            w.push((format!("d${i}$rq_p$0"), format!("rq_p${i}")));
             if !self.sok.is_empty() {
                 w.push((format!("d${i}$sok$0"), format!("sok${i}")));
-                w.push((format!("hd_ok${i}"), format!("d${i}$hd_ok$0")));
             }
+            w.push((format!("hd_ok${i}"), format!("d${i}$hd_ok")));
             // The routing sub-blocks: `Node` (and class) in, the answer
             // out, their node tables.
             if !self.tree.is_empty() {
@@ -302,12 +302,12 @@ impl<const W: usize> Logic for Decoders<W> {
             d.nonempty.next = self.nonempty[i].val();
             d.state.next = self.state[i].val();
             d.reserved.next = self.reserved[i].val();
-            d.wclass.next = self.wclass[i].val();
-            d.rq_p[0].next = self.rq_p[i].val();
+            d.worm.next = self.worm[i].val();
+            self.worm_n[i].next = d.worm_n.val();
             if !self.sok.is_empty() {
                 d.sok[0].next = self.sok[i].val();
-                self.hd_ok[i].next = d.hd_ok[0].val();
             }
+            self.hd_ok[i].next = d.hd_ok.val();
             d.owned.next = self.owned.val();
             self.setup_wait[i].next = d.setup_wait.val();
             self.req[i].next = d.req.val();
@@ -391,8 +391,8 @@ impl<const W: usize> Logic for Decoders<W> {
             d.nonempty.connect();
             d.state.connect();
             d.reserved.connect();
-            d.wclass.connect();
-            for s in d.sok.iter_mut().chain(d.rq_p.iter_mut()) {
+            d.worm.connect();
+            for s in d.sok.iter_mut() {
                 s.connect();
             }
             d.owned.connect();
@@ -489,6 +489,9 @@ impl<const W: usize> Logic for Decoders<W> {
             s.connect();
         }
         for s in self.side.iter_mut() {
+            s.connect();
+        }
+        for s in self.worm_n.iter_mut() {
             s.connect();
         }
         for s in self.hclass.iter_mut() {

@@ -36,7 +36,6 @@
 //! router's critical path at a last-slot flip-flop).
 
 use crate::decode::SIDE_W;
-use crate::hw::KIND_W;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::MAX_DEPTH;
 
@@ -66,13 +65,12 @@ pub struct InputFifo<const W: usize> {
     /// `count` > 0, as its own register: the decode reads it first thing
     /// on the router's longest path (issue 12, timing).
     pub nonempty: Signal<Out, Bit>,
-    /// The second flit's kind and its pre-decode's first-HEAD error bit
-    /// (slot 1; meaningful when `count` >= 2, 0 at depth 1): the head
-    /// after a pop, which a router without a setup delay qualifies one
-    /// edge early (`Router::in_rq`, issue 12 item 3, timing). Register
-    /// outputs, like `head`.
-    pub skind: Signal<Out, Bits<KIND_W>>,
-    pub serr: Signal<Out, Bit>,
+    /// The second flit's "may request" pre-decode bit (slot 1, side bit
+    /// `decode::SIDE_RQ`; meaningful when `count` >= 2, 0 at depth 1):
+    /// the head after a pop, which a router without a setup delay
+    /// qualifies one edge early (`Router::in_rq`, issue 12 item 3,
+    /// timing). A register output, like `head`.
+    pub srq: Signal<Out, Bit>,
 
     /// Slot 0 is the head, slot k the k-th flit behind it.
     slot: Vec<DFF<Bits<W>>>,
@@ -132,8 +130,7 @@ impl<const W: usize> InputFifo<W> {
             rdy: Default::default(),
             ne: Default::default(),
             nonempty: Default::default(),
-            skind: Default::default(),
-            serr: Default::default(),
+            srq: Default::default(),
             push: Default::default(),
             nxt: (0..depth).map(|_| Default::default()).collect(),
             snxt: (0..depth).map(|_| Default::default()).collect(),
@@ -176,11 +173,9 @@ impl<const W: usize> Logic for InputFifo<W> {
         self.nonempty.next = self.ne.q.val();
         self.head.next = self.slot[0].q.val();
         self.head_side.next = self.sslot[0].q.val();
-        self.skind.next = 0.into();
-        self.serr.next = false;
+        self.srq.next = false;
         for k in 0..self._second {
-            self.skind.next = self.slot[1 + k].q.val().get_bits::<KIND_W>(0);
-            self.serr.next = self.sslot[1 + k].q.val().get_bit(0);
+            self.srq.next = self.sslot[1 + k].q.val().get_bit(15);
         }
         self.push.next = self.in_valid.val() & self.rdy.q.val();
         self.cnt_m1.next = self.cnt.q.val() - 1;

@@ -17,7 +17,7 @@
 
 use crate::arbiter::{vdef, Arbiter};
 use crate::crossbar::Crossbar;
-use crate::decode::{CONS_W, SETUP_W};
+use crate::decode::{CONS_W, SETUP_W, WORM_W};
 use crate::decoders::Decoders;
 use crate::fifo::{InputFifo, COUNT_W as FIFO_COUNT_W};
 use crate::hw::*;
@@ -97,12 +97,13 @@ pub struct Router<const W: usize> {
     /// front of the decode (issue 12 item 3, timing).
     pub in_sok: Vec<DFF<Bit>>,
     /// The pipelined request (`decode` module doc): "idle, setup done, a
-    /// well-formed first HEAD at the head", loaded one edge early, so that
-    /// the arbiter's request is the head's stored pre-decode and this bit
+    /// well-formed first HEAD at the head" (its pre-decode bit
+    /// `decode::SIDE_RQ`), loaded one edge early, so that
+    /// the arbiter's request is this bit and the head's stored pre-decode
     /// instead of the state, the head's kind and its error bit (issue 12
     /// item 3, timing). Without a setup delay the head after the edge is
-    /// known before the edge: after a pop the FIFO's second flit (`skind`,
-    /// `serr`) or the flit pushed now, whose input is idle exactly when
+    /// known before the edge: after a pop the FIFO's second flit (`srq`)
+    /// or the flit pushed now, whose input is idle exactly when
     /// the flit that leaves is a TAIL (every TAIL
     /// leaves an input idle, releasing or dropped, and every other flit
     /// leaves it busy: granted, discarding, or still owning outputs);
@@ -112,6 +113,15 @@ pub struct Router<const W: usize> {
     /// function of the registers the lockstep compares, and a wrong value
     /// shows there as a wrong grant.
     pub in_rq: Vec<DFF<Bit>>,
+    /// The worm register of the write side (`decode::WORM_W`,
+    /// `Decode::worm`): whether the next flit written is the first of a
+    /// worm, and that first HEAD's links, reservation size and class, so
+    /// that each later flit's trailing-HEAD outcome is decided as it is
+    /// written (issue 12 item 3, timing). Loaded on every push; 1 (the
+    /// next flit is a first one) after a reset, which empties the FIFO. No
+    /// native twin: a function of the flits that entered, and a wrong
+    /// outcome shows in the lockstep as a wrong send or error.
+    pub in_worm: Vec<DFF<Bits<WORM_W>>>,
     /// With a deferred strip only (`RouterParams::strip_deferred`, empty
     /// without): the first HEAD at the head was stripped at the last edge's
     /// grant and leaves now (`InputRegs::strip`). The pop then comes from
@@ -142,8 +152,12 @@ pub struct Router<const W: usize> {
     clm: Vec<Signal<Local, Bits<MASK_W>>>,
     clm_all: Signal<Local, Bits<MASK_W>>,
     /// Outputs owned after this edge (a chain over the outputs of the
-    /// next owners), loaded into `owned_r`.
+    /// next owners), loaded into `owned_r`. Each term (`osel`, and `lsel`,
+    /// `rsel` below) is formed apart and the chain only ORs them, so that
+    /// synthesis sees an OR it can balance instead of a chain of
+    /// multiplexers, one per input or output deep (issue 12 item 3, timing).
     ownm: Vec<Signal<Local, Bits<MASK_W>>>,
+    osel: Vec<Signal<Local, Bits<MASK_W>>>,
     /// Outputs owned at the start of the cycle.
     ownm_all: Signal<Local, Bits<MASK_W>>,
     /// Input i's flit leaves now (all its outputs can load).
@@ -151,10 +165,12 @@ pub struct Router<const W: usize> {
     /// Outputs loaded at this edge (OR over the inputs that go of their
     /// `send_outs`), as a chain over the inputs; `ldm[n_in]` is the mask.
     ldm: Vec<Signal<Local, Bits<MASK_W>>>,
+    lsel: Vec<Signal<Local, Bits<MASK_W>>>,
     ldm_all: Signal<Local, Bits<MASK_W>>,
     /// Inputs whose TAIL releases their outputs at this edge (one-hot
     /// bits, as `out_sel`), chained over the inputs; `rel_all` the mask.
     rel: Vec<Signal<Local, Bits<SEL_W>>>,
+    rsel: Vec<Signal<Local, Bits<SEL_W>>>,
     rel_all: Signal<Local, Bits<SEL_W>>,
     /// Per output, the input granted it at this edge (one-hot; at most
     /// one is).
@@ -163,15 +179,16 @@ pub struct Router<const W: usize> {
     sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Input i's FIFO head leaves at this edge.
     popi: Vec<Signal<Local, Bit>>,
-    /// Without a setup delay only (empty with one), for `in_rq`: a flit
-    /// enters the FIFO now; the head, the FIFO's second flit and the flit
-    /// entering are a well-formed HEAD (kind HEAD, no first-HEAD error);
-    /// and the constants they are compared with.
+    /// A flit enters input i's FIFO now (`in_worm`, `in_rq`). The FIFO
+    /// computes the same signal; read from it, Verilator's lint sees a
+    /// false combinational loop (UNOPTFLAT: the router's one `always`
+    /// block reads it and writes the FIFO's `pop`).
     push_w: Vec<Signal<Local, Bit>>,
-    hq: Vec<Signal<Local, Bit>>,
-    sq: Vec<Signal<Local, Bit>>,
-    wq: Vec<Signal<Local, Bit>>,
-    k_head: Vec<Constant<Bits<KIND_W>>>,
+    /// Without a setup delay only (empty with one), for `in_rq`: the head
+    /// is a TAIL; and the constants it is compared with. (Whether the
+    /// head, the second flit or the flit entering may request is its
+    /// pre-decode bit `decode::SIDE_RQ`.)
+    tl: Vec<Signal<Local, Bit>>,
     k_tail: Vec<Constant<Bits<KIND_W>>>,
     two: Vec<Constant<Bits<FIFO_COUNT_W>>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
@@ -189,6 +206,8 @@ pub struct Router<const W: usize> {
     in_id: Vec<Constant<Bits<OWNER_W>>>,
     in_bit: Vec<Constant<Bits<SEL_W>>>,
     no_owner: Constant<Bits<OWNER_W>>,
+    /// `in_worm` after a reset: the next flit is a worm's first.
+    worm_rst: Constant<Bits<WORM_W>>,
     st_idle: Constant<Bits<STATE_W>>,
     st_active: Constant<Bits<STATE_W>>,
     st_diverted: Constant<Bits<STATE_W>>,
@@ -287,6 +306,8 @@ impl<const W: usize> Router<W> {
             in_setup: vdef(n_in),
             in_sok: vdef(n_in * n_setup),
             in_rq: vdef(n_in),
+            in_worm: vdef(n_in),
+            push_w: vdef(n_in),
             in_strip: vdef(n_in * n_defer),
             setup_c: (0..n_setup)
                 .map(|_| Constant::new((q.setup_cycles as u64 - 1).into()))
@@ -305,11 +326,14 @@ impl<const W: usize> Router<W> {
             clm: vdef(n_out + 1),
             clm_all: Default::default(),
             ownm: vdef(n_out + 1),
+            osel: vdef(n_out),
             ownm_all: Default::default(),
             go: vdef(n_in),
             ldm: vdef(n_in + 1),
+            lsel: vdef(n_in),
             ldm_all: Default::default(),
             rel: vdef(n_in + 1),
+            rsel: vdef(n_in),
             rel_all: Default::default(),
             gsel_all: vdef(n_out),
             sel_n: vdef(n_out),
@@ -317,13 +341,7 @@ impl<const W: usize> Router<W> {
                 .map(|i| Constant::new((1u64 << i).into()))
                 .collect(),
             popi: vdef(n_in),
-            push_w: vdef(n_in * n_fast),
-            hq: vdef(n_in * n_fast),
-            sq: vdef(n_in * n_fast),
-            wq: vdef(n_in * n_fast),
-            k_head: (0..n_fast)
-                .map(|_| Constant::new(wormcast_sim::flit::KIND_HEAD.into()))
-                .collect(),
+            tl: vdef(n_in * n_fast),
             k_tail: (0..n_fast)
                 .map(|_| Constant::new(wormcast_sim::flit::KIND_TAIL.into()))
                 .collect(),
@@ -339,6 +357,7 @@ impl<const W: usize> Router<W> {
                 .map(|i| Constant::new((i as u64).into()))
                 .collect(),
             no_owner: Constant::new(NO_OWNER_RTL.into()),
+            worm_rst: Constant::new(1u64.into()),
             st_idle: Constant::new(state_code(InState::Idle)),
             st_active: Constant::new(state_code(InState::Active)),
             st_diverted: Constant::new(state_code(InState::Diverted)),
@@ -497,8 +516,15 @@ impl<const W: usize> Logic for Router<W> {
             }
             self.dec.state[i].next = self.in_state[i].q.val();
             self.dec.reserved[i].next = self.in_reserved[i].q.val();
-            self.dec.wclass[i].next = self.in_class[i].q.val();
+            self.in_worm[i].clock.next = self.clock.val();
+            self.dec.worm[i].next = self.in_worm[i].q.val();
+            self.in_worm[i].d.next = self.in_worm[i].q.val();
+            self.push_w[i].next = self.i_valid[i].val() & self.fifo[i].ready.val();
+            if self.push_w[i].val() {
+                self.in_worm[i].d.next = self.dec.worm_n[i].val();
+            }
             self.arb.req[i].next = self.dec.req[i].val();
+            self.arb.rq[i].next = self.in_rq[i].q.val();
 
             // Coordinated flow control: all outputs of the flit, or none.
             self.go[i].next = self.dec.send[i].val()
@@ -531,18 +557,18 @@ impl<const W: usize> Logic for Router<W> {
 
             // The outputs this input loads and releases (the crossbar and
             // the owner registers are written below, over all inputs).
+            self.lsel[i].next = 0.into();
             if self.go[i].val() {
-                self.ldm[i + 1].next = self.ldm[i].val() | self.dec.send_outs[i].val();
-            } else {
-                self.ldm[i + 1].next = self.ldm[i].val();
+                self.lsel[i].next = self.dec.send_outs[i].val();
             }
+            self.ldm[i + 1].next = self.ldm[i].val() | self.lsel[i].val();
+            self.rsel[i].next = 0.into();
             if self.go[i].val() & self.dec.release_tail[i].val() {
-                self.rel[i + 1].next = self.rel[i].val() | self.in_bit[i].val();
+                self.rsel[i].next = self.in_bit[i].val();
                 self.in_reserved[i].d.next = 0.into();
                 self.in_state[i].d.next = self.st_idle.val();
-            } else {
-                self.rel[i + 1].next = self.rel[i].val();
             }
+            self.rel[i + 1].next = self.rel[i].val() | self.rsel[i].val();
             if self.dec.drop[i].val() | self.dec.err[i].val() {
                 self.in_state[i].d.next = self.dec.drop_state[i].val();
             }
@@ -594,11 +620,11 @@ impl<const W: usize> Logic for Router<W> {
             self.xbar.sel[o].next = self.out_sel[o].q.val();
             self.sel_n[o].next =
                 (self.out_sel[o].q.val() & !self.rel_all.val()) | self.gsel_all[o].val();
+            self.osel[o].next = 0.into();
             if self.sel_n[o].val().any() {
-                self.ownm[o + 1].next = self.ownm[o].val() | self.obit[o].val();
-            } else {
-                self.ownm[o + 1].next = self.ownm[o].val();
+                self.osel[o].next = self.obit[o].val();
             }
+            self.ownm[o + 1].next = self.ownm[o].val() | self.osel[o].val();
             self.owned_r.d.next = self.ownm[o + 1].val();
             if self.ldm_all.val().get_bit(o) {
                 self.out_flit[o].d.next = self.xbar.out[o].val();
@@ -628,6 +654,7 @@ impl<const W: usize> Logic for Router<W> {
                 self.in_reserved[i].d.next = 0.into();
                 self.in_class[i].d.next = 0.into();
                 self.in_setup[i].d.next = 0.into();
+                self.in_worm[i].d.next = self.worm_rst.val();
                 for k in 0..self._n_defer {
                     self.in_strip[i + k].d.next = false;
                 }
@@ -654,7 +681,6 @@ impl<const W: usize> Logic for Router<W> {
         // edge (see `in_rq`).
         for i in 0..self._n_in {
             self.in_rq[i].clock.next = self.clock.val();
-            self.dec.rq_p[i].next = self.in_rq[i].q.val();
             for k in 0..self._n_setup {
                 self.in_sok[i].clock.next = self.clock.val();
                 self.dec.sok[i].next = self.in_sok[i].q.val();
@@ -672,36 +698,26 @@ impl<const W: usize> Logic for Router<W> {
             // Without a delay: the head after the edge (see `in_rq`). The
             // pop and the grant, the late signals, only choose at the end.
             for k in 0..self._n_fast {
-                self.push_w[i + k].next = self.i_valid[i].val() & self.fifo[i].ready.val();
-                self.hq[i + k].next = (self.fifo[i].head.val().get_bits::<KIND_W>(0)
-                    == self.k_head[k].val())
-                    & !self.fifo[i].head_side.val().get_bit(0);
-                self.sq[i + k].next =
-                    (self.fifo[i].skind.val() == self.k_head[k].val()) & !self.fifo[i].serr.val();
-                self.wq[i + k].next = (self.i_flit[i].val().get_bits::<KIND_W>(0)
-                    == self.k_head[k].val())
-                    & !self.dec.side[i].val().get_bit(0);
+                self.tl[i + k].next =
+                    self.fifo[i].head.val().get_bits::<KIND_W>(0) == self.k_tail[k].val();
                 if self.popi[i].val() {
                     // The head after the pop: the second flit, else the
                     // flit pushed now.
                     if self.fifo[i].count.val() >= self.two[k].val() {
-                        self.in_rq[i].d.next = (self.fifo[i].head.val().get_bits::<KIND_W>(0)
-                            == self.k_tail[k].val())
-                            & self.sq[i + k].val();
+                        self.in_rq[i].d.next = self.tl[i + k].val() & self.fifo[i].srq.val();
                     } else {
-                        self.in_rq[i].d.next = (self.fifo[i].head.val().get_bits::<KIND_W>(0)
-                            == self.k_tail[k].val())
-                            & self.push_w[i + k].val()
-                            & self.wq[i + k].val();
+                        self.in_rq[i].d.next = self.tl[i + k].val()
+                            & self.push_w[i].val()
+                            & self.dec.side[i].val().get_bit(15);
                     }
                 } else if self.fifo[i].nonempty.val() {
                     self.in_rq[i].d.next = (self.in_state[i].q.val() == self.st_idle.val())
                         & !self.arb.grant[i].val()
-                        & self.hq[i + k].val();
+                        & self.dec.hd_ok[i].val();
                 } else {
                     self.in_rq[i].d.next = (self.in_state[i].q.val() == self.st_idle.val())
-                        & self.push_w[i + k].val()
-                        & self.wq[i + k].val();
+                        & self.push_w[i].val()
+                        & self.dec.side[i].val().get_bit(15);
                 }
                 if self.rst.val() {
                     self.in_rq[i].d.next = false;

@@ -4,7 +4,8 @@
 //! seeded random vectors. The router-level vector tests reach these blocks
 //! only with the requests real traffic makes; this drives every input
 //! pattern class directly, including the deliberately broken arbiter (which
-//! must differ). Skipped, with a note, where iverilog is missing (CI
+//! must differ). An input without a request shows the arbiter random bits
+//! on its `req` (`rq` says who requests), which it must ignore. Skipped, with a note, where iverilog is missing (CI
 //! installs it).
 
 mod common;
@@ -24,14 +25,16 @@ impl Rng {
     }
 }
 
-/// Runs `net`'s Verilog on `vecs` (requests, owned, prio); returns
-/// (grant bits, next prio) per vector.
+/// Runs `net`'s Verilog on `vecs` (requests, 0 = none; owned; prio), an
+/// input without a request driven with seeded junk on `req` and 0 on `rq`;
+/// returns (grant bits, next prio) per vector.
 fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<(u64, u64)> {
     let n = net.n;
     let dir = common::scratch(&format!("arb_{name}"));
     let mut v = String::new();
     let ports: Vec<String> = (0..n)
         .map(|i| format!("req${i}"))
+        .chain((0..n).map(|i| format!("rq${i}")))
         .chain(["owned".into(), "prio".into()])
         .chain((0..n).map(|i| format!("grant${i}")))
         .chain(["prio_next".into()])
@@ -39,6 +42,7 @@ fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<
     writeln!(v, "module arb({});", ports.join(", ")).unwrap();
     for i in 0..n {
         writeln!(v, "  input wire [7:0] req${i};").unwrap();
+        writeln!(v, "  input wire rq${i};").unwrap();
         writeln!(v, "  output reg grant${i};").unwrap();
     }
     writeln!(v, "  input wire [7:0] owned;").unwrap();
@@ -49,14 +53,15 @@ fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<
     writeln!(v, "module tb;").unwrap();
     writeln!(
         v,
-        "  reg [7:0] r[0:{}]; reg [7:0] ow; reg [{}:0] p;",
+        "  reg [7:0] r[0:{}]; reg [7:0] ow; reg [{}:0] p; reg [{}:0] q;",
         n - 1,
-        PRIO_W - 1
+        PRIO_W - 1,
+        n - 1
     )
     .unwrap();
     writeln!(v, "  wire [{}:0] g; wire [{}:0] pn;", n - 1, PRIO_W - 1).unwrap();
     let conn: Vec<String> = (0..n)
-        .map(|i| format!(".req${i}(r[{i}]), .grant${i}(g[{i}])"))
+        .map(|i| format!(".req${i}(r[{i}]), .rq${i}(q[{i}]), .grant${i}(g[{i}])"))
         .collect();
     writeln!(
         v,
@@ -79,10 +84,10 @@ fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<
     )
     .unwrap();
     writeln!(v, "    while (!$feof(fi)) begin").unwrap();
-    let fmt: String = (0..n + 2).map(|_| "%h ").collect();
+    let fmt: String = (0..n + 3).map(|_| "%h ").collect();
     let args: Vec<String> = (0..n)
         .map(|i| format!("r[{i}]"))
-        .chain(["ow".into(), "p".into()])
+        .chain(["ow".into(), "p".into(), "q".into()])
         .collect();
     writeln!(
         v,
@@ -94,7 +99,7 @@ fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<
     writeln!(
         v,
         "      if (c == {}) begin #1 $fdisplay(fo, \"%h %h\", g, pn); end",
-        n + 2
+        n + 3
     )
     .unwrap();
     writeln!(v, "    end").unwrap();
@@ -102,11 +107,15 @@ fn simulate(name: &str, net: &ArbiterNet, vecs: &[(Vec<u64>, u64, u64)]) -> Vec<
     writeln!(v, "  end").unwrap();
     writeln!(v, "endmodule").unwrap();
     let mut input = String::new();
+    let mut junk = Rng(0x5EED ^ n as u64);
     for (req, owned, prio) in vecs {
-        for r in req {
-            write!(input, "{r:x} ").unwrap();
+        let mut rq = 0u64;
+        for (i, &r) in req.iter().enumerate() {
+            let shown = if r == 0 { junk.next() & 0xFF } else { r };
+            rq |= ((r != 0) as u64) << i;
+            write!(input, "{shown:x} ").unwrap();
         }
-        writeln!(input, "{owned:x} {prio:x}").unwrap();
+        writeln!(input, "{owned:x} {prio:x} {rq:x}").unwrap();
     }
     std::fs::write(dir.join("in.txt"), input).unwrap();
     let text = common::run_tb(&dir, &v);

@@ -45,10 +45,12 @@
 //! on `setup_wait` and clears it on every pop, as `router::step` does.
 //!
 //! The request is pipelined (issue 12 item 3, timing): it is the head's
-//! pre-decode (`cand`) qualified by the router's register `in_rq` ("idle,
-//! setup done, a well-formed first HEAD at the head"), loaded one edge
-//! early, instead of being gated by the state, the counter's comparison
-//! and the head's kind in the cycle the arbiter uses it. Exact, not a
+//! pre-decode (`req`, read only when it may request), and whether it may
+//! request is the router's register `in_rq` ("idle, setup done, a
+//! well-formed first HEAD at the head", side bit `SIDE_RQ`), loaded one edge early, instead of being gated by the state,
+//! the counter's comparison and the head's kind in the cycle the arbiter
+//! uses it. The arbiter takes the two apart (`crate::arbiter`): the
+//! register says who requests, the ungated request only what. Exact, not a
 //! change of the contract. With a delay, a counter at `setup_cycles` ≥ 1
 //! means the input popped nothing in the previous cycle, so its head then
 //! was the head now, and the register saw the same flit. Without one the
@@ -88,16 +90,46 @@ pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
 const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 
 /// Width of a flit's pre-decode, stored beside it in the input FIFO
-/// ([`Decode::side`]). Layout, bit 0 up: first-HEAD error (1); its code if
-/// it is an error, else its link request O1..O4 (4); consume (1), divert
-/// (1), strip (1), `below` per child port (4), class ok (1), node ok (1),
-/// own hit (1), mesh port (2), mesh here (1).
+/// ([`Decode::side`]). Layout, bit 0 up, for the first flit of a worm
+/// (the one its input meets idle): first-HEAD error (1); its code if it is
+/// an error, else its link request O1..O4 (4); consumption request bit 0
+/// (1); divert (1); strip (1); `below` per child port (4); consumption
+/// request bits 1..3 (3); "may request" (1, bit `SIDE_RQ`: a HEAD without
+/// a first-HEAD error). The consumption request is the class's pool if
+/// the HEAD consumes here, else 0. For every later flit bits 0..5 hold its
+/// trailing-HEAD outcome instead ([`Decode::worm`]): error (1); its code,
+/// else the one link a split sends it to (4); split (1).
 ///
 /// Why the code and the link request share bits (issue 12, area): a first
 /// HEAD either raises an error, whose code is all the head needs, or
 /// requests links, and never both; one field saves four flip-flops a slot
-/// and their head multiplexers.
-pub const SIDE_W: usize = 18;
+/// and their head multiplexers. Why the two outcomes share bits: which one
+/// a flit needs is known when it is written (see `Decode::worm`), and a
+/// first flit that the head meets `Active` (a HEAD forwarded unstripped)
+/// always sends to everything its input reserved, which its first-HEAD
+/// fields already say: no error, no consumption request, so "no split".
+/// Why the pool and not a consume bit (timing): the head's request is then
+/// registers and the choice among owned channels, with no class lookup in
+/// front of the arbiter; a bit a node's pools never use is a constant 0
+/// and synthesis drops its flip-flops.
+pub const SIDE_W: usize = 16;
+/// The "may request" bit of `SIDE_W`: what `Router::in_rq` is loaded from,
+/// so that the register alone says whether the arbiter has a request
+/// (issue 12 item 3, timing; see `Decode::req`). A HEAD without a
+/// first-HEAD error always requests something: its links, or its class's
+/// consumption pool, which is never empty (`RouterParams::pool_of`); a
+/// HEAD for this node with neither is the `NoOutput` error. So "no error"
+/// is "a request", as the native arbiter's `req != 0` reads it.
+pub const SIDE_RQ: usize = 15;
+// rust-hdl's generated Verilog spells indices as literals: the code writes
+// 15 where it means `SIDE_RQ`.
+const _: () = assert!(SIDE_RQ == 15 && SIDE_RQ + 1 == SIDE_W);
+
+/// Width of an input's worm register (`Router::in_worm`, [`Decode::worm`]).
+/// Layout, bit 0 up: the next flit written is the first of a worm (1); the
+/// first HEAD's link request (4); it reserves more than one output (1);
+/// more than one link (1); its class (`CLASS_W`).
+pub const WORM_W: usize = 7 + CLASS_W;
 const _: () = assert!(ERR_CODE_W == O_W);
 
 #[derive(LogicBlock)]
@@ -112,11 +144,24 @@ pub struct Decode<const W: usize> {
     pub wflit: Signal<In, Bits<W>>,
     pub side: Signal<Out, Bits<SIDE_W>>,
     pub hside: Signal<In, Bits<SIDE_W>>,
+    /// The input's worm register (`Router::in_worm`, `WORM_W` layout),
+    /// and its next value when `wflit` is written. Every flit but a worm's
+    /// first is a trailing flit of the worm whose first flit was written
+    /// last (an input is idle exactly after a TAIL, so the first flit
+    /// written after one is the flit the head will meet idle), and a
+    /// trailing HEAD's outcome (`routing::trailing_head`) depends on the
+    /// flit and on what its worm's first HEAD reserved, whose link part and
+    /// size are that HEAD's pre-decode. So the outcome is decided as the
+    /// flit is written and stored beside it (issue 12 item 3, timing): the
+    /// class, range and split checks and the child-port choice leave the
+    /// path from the FIFO head through the send handshake to the output
+    /// registers' enables, which had set the router's clock.
+    pub worm: Signal<In, Bits<WORM_W>>,
+    pub worm_n: Signal<Out, Bits<WORM_W>>,
     pub nonempty: Signal<In, Bit>,
-    /// The input's registers `state`, `reserved`, `class`.
+    /// The input's registers `state`, `reserved`.
     pub state: Signal<In, Bits<STATE_W>>,
     pub reserved: Signal<In, Bits<MASK_W>>,
-    pub wclass: Signal<In, Bits<CLASS_W>>,
     /// Consumption channels owned at the start of the cycle (bit j =
     /// output 4 + j), for the consumption-pool choice.
     pub owned: Signal<In, Bits<CONS_W>>,
@@ -124,17 +169,14 @@ pub struct Decode<const W: usize> {
     /// router without one is the netlist it was): the input's setup
     /// counter has reached `setup_cycles` (router register `in_sok`) ...
     pub sok: Vec<Signal<In, Bit>>,
-    /// The first HEAD at the head may request now (`in_rq`, the pipelined
-    /// request, with or without a setup delay; one entry; see the module
-    /// doc).
-    pub rq_p: Vec<Signal<In, Bit>>,
-    /// With a setup delay only, as `sok`: the head is a well-formed first
-    /// HEAD (non-empty, kind HEAD, no pre-decode error), what `in_rq` is
-    /// then loaded from.
-    pub hd_ok: Vec<Signal<Out, Bit>>,
+    /// The head is a well-formed first HEAD (non-empty, `SIDE_RQ`): what
+    /// `in_rq` is loaded from when the head stays.
+    pub hd_ok: Signal<Out, Bit>,
     /// A first HEAD is paying the setup delay: count `setup` up.
     pub setup_wait: Signal<Out, Bit>,
-    /// Request for the arbiter (0 = none), strip-on-grant, worm class.
+    /// The head's request: what a first HEAD that may request (router
+    /// register `in_rq`) requests, undefined otherwise; strip-on-grant,
+    /// worm class.
     pub req: Signal<Out, Bits<MASK_W>>,
     pub strip: Signal<Out, Bit>,
     /// The request is a diversion: the grant enters `Diverted`.
@@ -163,7 +205,39 @@ pub struct Decode<const W: usize> {
     p_strip: Signal<Local, Bit>,
     side_v: Signal<Local, Bits<SIDE_W>>,
     one4: Constant<Bits<O_W>>,
-    // The head's pre-decode, unpacked, and the head's own fields.
+    // The worm register, unpacked, and its next value's fields: the
+    // first HEAD's reservation has more than one output (`n_multi`, with
+    // its consumption channel `n_cons` if its class has a pool) or more
+    // than one link (`n_lmulti`).
+    w_first: Signal<Local, Bit>,
+    w_links: Signal<Local, Bits<O_W>>,
+    w_multi: Signal<Local, Bit>,
+    w_lmulti: Signal<Local, Bit>,
+    w_cls: Signal<Local, Bits<CLASS_W>>,
+    w_pool: Signal<Local, Bits<CONS_W>>,
+    /// A first HEAD's consumption request: its class's pool if it
+    /// consumes, else 0 (stored beside it; see `SIDE_W`).
+    p_pool: Signal<Local, Bits<CONS_W>>,
+    /// Its bits one by one, and the "may request" bit (`SIDE_RQ`), as
+    /// plain signals so that packing them is one Verilog idiom.
+    p_pb: Vec<Signal<Local, Bit>>,
+    p_rq: Signal<Local, Bit>,
+    n_cons: Signal<Local, Bit>,
+    n_lmulti: Signal<Local, Bit>,
+    n_multi: Signal<Local, Bit>,
+    w_tail: Signal<Local, Bit>,
+    // The trailing-HEAD outcome of `wflit`: error and code, a split's
+    // link (one-hot), split (else: to everything reserved).
+    t_err: Signal<Local, Bit>,
+    t_code: Signal<Local, Bits<ERR_CODE_W>>,
+    t_links: Signal<Local, Bits<O_W>>,
+    t_split: Signal<Local, Bit>,
+    /// Mesh: the function's port of `wflit` is one of the reserved links
+    /// and the worm is not for this node.
+    t_mres: Signal<Local, Bit>,
+    // The head's pre-decode, unpacked (`SIDE_W`: the error, code and
+    // links, and `q_cons`, which is the split bit in a trailing flit's
+    // outcome), and the head's own fields.
     q_err: Signal<Local, Bit>,
     q_code: Signal<Local, Bits<ERR_CODE_W>>,
     q_links: Signal<Local, Bits<O_W>>,
@@ -171,13 +245,6 @@ pub struct Decode<const W: usize> {
     q_div: Signal<Local, Bit>,
     q_strip: Signal<Local, Bit>,
     q_below: Vec<Signal<Local, Bit>>,
-    q_class_ok: Signal<Local, Bit>,
-    q_node_ok: Signal<Local, Bit>,
-    q_own_hit: Signal<Local, Bit>,
-    q_m_d: Signal<Local, Bits<2>>,
-    /// Mesh routers only (one entry; none in a torus router).
-    q_m_here: Vec<Signal<Local, Bit>>,
-    h_hs: Signal<Local, Bit>,
     h_cls: Signal<Local, Bits<CLASS_W>>,
     // Header fields (of `wflit`; `kind` of the head).
     kind: Signal<Local, Bits<KIND_W>>,
@@ -204,8 +271,12 @@ pub struct Decode<const W: usize> {
     pub m_d_i: Vec<Signal<In, Bits<2>>>,
     /// The header's class exists.
     class_ok: Signal<Local, Bit>,
-    /// The class's consumption pool (bit j = channel j) and the choice.
-    t_pool: Signal<Local, Bits<CONS_W>>,
+    /// The head's consumption request (`p_pool` of a first HEAD; bit j =
+    /// channel j) and the choice.
+    q_pool: Signal<Local, Bits<CONS_W>>,
+    /// Its bits 1..3 and 0 as stored (`SIDE_W`).
+    q_ph: Signal<Local, Bits<3>>,
+    q_p0: Signal<Local, Bit>,
     c_free: Signal<Local, Bits<CONS_W>>,
     c_pick: Signal<Local, Bits<CONS_W>>,
     s_wait: Signal<Local, Bit>,
@@ -258,8 +329,6 @@ pub struct Decode<const W: usize> {
     pub pool: Vec<Signal<In, Bits<CONS_W>>>,
     /// SPAM routing (else tree).
     spam: Constant<Bit>,
-    /// The head's request if it may request (one entry).
-    cand: Vec<Signal<Local, Bits<MASK_W>>>,
     // Per link port d.
     pub link_v: Vec<Signal<In, Bit>>,
     pub link_cls: Vec<Signal<In, Bits<CLASS_W>>>,
@@ -302,13 +371,6 @@ pub struct Decode<const W: usize> {
     // The mesh function's answer (from the input vectors above).
     m_here: Signal<Local, Bit>,
     m_d: Signal<Local, Bits<2>>,
-    /// Reserved links, and more than one of them.
-    links: Signal<Local, Bits<MASK_W>>,
-    /// The same chains over the reserved links.
-    l_seen: Vec<Signal<Local, Bit>>,
-    l_two: Vec<Signal<Local, Bit>>,
-    links_multi: Signal<Local, Bit>,
-    m_dres: Signal<Local, Bit>,
     _classes: usize,
     /// 1 where the router has the tree / SPAM / a mesh routing block, else
     /// 0: loop bounds over the input vectors of that block's answer.
@@ -317,8 +379,6 @@ pub struct Decode<const W: usize> {
     _n_mesh: usize,
     /// 1 with a header setup delay, else 0.
     _n_setup: usize,
-    /// 1: the length of `rq_p` and `cand` (rust-hdl loops need a field).
-    _n_rq: usize,
 }
 
 fn ec(e: RouterError) -> Constant<Bits<ERR_CODE_W>> {
@@ -348,6 +408,26 @@ impl<const W: usize> Decode<W> {
             wflit: Default::default(),
             side: Default::default(),
             hside: Default::default(),
+            worm: Default::default(),
+            worm_n: Default::default(),
+            w_first: Default::default(),
+            w_links: Default::default(),
+            w_multi: Default::default(),
+            w_lmulti: Default::default(),
+            w_cls: Default::default(),
+            w_pool: Default::default(),
+            p_pool: Default::default(),
+            p_pb: vdef(CONS_W),
+            p_rq: Default::default(),
+            n_cons: Default::default(),
+            n_lmulti: Default::default(),
+            n_multi: Default::default(),
+            w_tail: Default::default(),
+            t_err: Default::default(),
+            t_code: Default::default(),
+            t_links: Default::default(),
+            t_split: Default::default(),
+            t_mres: Default::default(),
             p_err: Default::default(),
             p_code: Default::default(),
             p_links: Default::default(),
@@ -363,21 +443,13 @@ impl<const W: usize> Decode<W> {
             q_div: Default::default(),
             q_strip: Default::default(),
             q_below: vdef(4),
-            q_class_ok: Default::default(),
-            q_node_ok: Default::default(),
-            q_own_hit: Default::default(),
-            q_m_d: Default::default(),
-            q_m_here: vdef(mesh),
-            h_hs: Default::default(),
             h_cls: Default::default(),
             nonempty: Default::default(),
             state: Default::default(),
             reserved: Default::default(),
-            wclass: Default::default(),
             owned: Default::default(),
             sok: vdef(n_setup),
-            rq_p: vdef(1),
-            hd_ok: vdef(n_setup),
+            hd_ok: Default::default(),
             setup_wait: Default::default(),
             req: Default::default(),
             strip: Default::default(),
@@ -409,7 +481,9 @@ impl<const W: usize> Decode<W> {
             m_here_i: vdef(mesh),
             m_d_i: vdef(mesh),
             class_ok: Default::default(),
-            t_pool: Default::default(),
+            q_pool: Default::default(),
+            q_ph: Default::default(),
+            q_p0: Default::default(),
             c_free: Default::default(),
             c_pick: Default::default(),
             s_wait: Default::default(),
@@ -442,7 +516,6 @@ impl<const W: usize> Decode<W> {
             dv_en: Constant::new(p.routing == RoutingKind::Tree),
             pool: vdef(classes),
             spam: Constant::new(spam),
-            cand: vdef(1),
             link_v: vdef(4),
             link_cls: vdef(4),
             arr_is_link: Constant::new(is_link),
@@ -477,17 +550,11 @@ impl<const W: usize> Decode<W> {
             mesh: Constant::new(mesh == 1),
             m_here: Default::default(),
             m_d: Default::default(),
-            links: Default::default(),
-            l_seen: vdef(MASK_W),
-            l_two: vdef(MASK_W + 1),
-            links_multi: Default::default(),
-            m_dres: Default::default(),
             _classes: classes,
             _n_tree: tree,
             _n_spam: spam as usize,
             _n_mesh: mesh,
             _n_setup: n_setup,
-            _n_rq: 1,
         }
     }
 }
@@ -671,26 +738,140 @@ impl<const W: usize> Logic for Decode<W> {
         } else {
             self.p_links.next = self.one4.val() << self.f_d.val();
         }
-        // Packed in the SIDE_W layout.
-        // The code is 0 without an error and the links are 0 with one.
-        self.side_v.next = (bit_cast::<SIDE_W, ERR_CODE_W>(self.p_code.val()) << 1)
-            | (bit_cast::<SIDE_W, O_W>(self.p_links.val()) << 1)
-            | (bit_cast::<SIDE_W, 2>(self.m_d.val()) << 15);
+        // The worm register (`worm`): a first flit's fields for the flits
+        // after it; a TAIL makes the next flit written a first one.
+        self.w_first.next = self.worm.val().get_bit(0);
+        self.w_links.next = self.worm.val().get_bits::<O_W>(1);
+        self.w_multi.next = self.worm.val().get_bit(5);
+        self.w_lmulti.next = self.worm.val().get_bit(6);
+        self.w_cls.next = self.worm.val().get_bits::<CLASS_W>(7);
+        self.w_tail.next = self.wflit.val().get_bits::<KIND_W>(0) == self.k_tail.val();
+        // Its reservation's size: a consumption channel is reserved when
+        // the class has a pool (the choice is 0 only for an empty pool).
+        self.w_pool.next = 0.into();
+        for c in 0..self._classes {
+            if self.hcls.val().index() == c {
+                self.w_pool.next = self.pool[c].val();
+            }
+        }
+        self.p_pool.next = 0.into();
+        if self.p_cons.val() {
+            self.p_pool.next = self.w_pool.val();
+        }
+        self.n_cons.next = self.p_pool.val().any();
+        for j in 0..4 {
+            self.p_pb[j].next = self.p_pool.val().get_bit(j);
+        }
+        self.p_rq.next =
+            (self.wflit.val().get_bits::<KIND_W>(0) == self.k_head.val()) & !self.p_err.val();
+        self.n_lmulti.next = (self.p_links.val().get_bit(0)
+            & (self.p_links.val().get_bit(1)
+                | self.p_links.val().get_bit(2)
+                | self.p_links.val().get_bit(3)))
+            | (self.p_links.val().get_bit(1)
+                & (self.p_links.val().get_bit(2) | self.p_links.val().get_bit(3)))
+            | (self.p_links.val().get_bit(2) & self.p_links.val().get_bit(3));
+        self.n_multi.next = self.n_lmulti.val() | (self.n_cons.val() & self.p_links.val().any());
+        self.worm_n.next = self.worm.val().replace_bit(0, self.w_tail.val());
+        if self.w_first.val() {
+            self.worm_n.next = (bit_cast::<WORM_W, O_W>(self.p_links.val()) << 1)
+                | (bit_cast::<WORM_W, CLASS_W>(self.hcls.val()) << 7);
+            self.worm_n.next = self
+                .worm_n
+                .val()
+                .replace_bit(0, self.w_tail.val())
+                .replace_bit(5, self.n_multi.val())
+                .replace_bit(6, self.n_lmulti.val());
+        }
+        // The trailing-HEAD outcome (routing::trailing_head, checks in its
+        // order) against the worm's first HEAD: its class (`in_class`
+        // then), its links (the link bits of `in_reserved` then) and their
+        // count.
+        self.t_mres.next = false;
+        for d in 0..4 {
+            if self.m_d.val().index() == d {
+                self.t_mres.next = self.w_links.val().get_bit(d) & !self.m_here.val();
+            }
+        }
+        self.t_err.next = true;
+        self.t_code.next = 0.into();
+        self.t_links.next = 0.into();
+        self.t_split.next = false;
+        if (self.hcls.val() != self.w_cls.val()) | !self.class_ok.val() {
+            self.t_code.next = self.e_bad_class.val();
+        } else if !self.node_ok.val() {
+            self.t_code.next = self.e_node_range.val();
+        } else if self.own_hit.val() & self.hs.val() & !self.mesh.val() {
+            self.t_code.next = self.e_for_me_after_split.val();
+        } else if self.mesh.val() & (self.w_links.val() == 0) {
+            // mesh::trailing_head: no reserved link.
+            self.t_code.next = self.e_trailing_at_consumer.val();
+        } else if self.w_multi.val() {
+            // Split point, S set.
+            self.t_split.next = true;
+            self.t_err.next = false;
+            if self.mesh.val() {
+                // mesh::trailing_head: the one reserved link (a path worm,
+                // {C=1, one O bit}), else the reserved link of the routing
+                // function.
+                if !self.w_lmulti.val() {
+                    self.t_links.next = self.w_links.val();
+                } else if self.t_mres.val() {
+                    self.t_links.next = self.one4.val() << self.m_d.val();
+                } else {
+                    self.t_err.next = true;
+                    self.t_code.next = self.e_below_no_branch.val();
+                }
+            } else if self.w_links.val().get_bit(0) & self.below[0].val() {
+                self.t_links.next = self.one4.val();
+            } else if self.w_links.val().get_bit(1) & self.below[1].val() {
+                self.t_links.next = self.one4.val() << 1;
+            } else if self.w_links.val().get_bit(2) & self.below[2].val() {
+                self.t_links.next = self.one4.val() << 2;
+            } else if self.w_links.val().get_bit(3) & self.below[3].val() {
+                self.t_links.next = self.one4.val() << 3;
+            } else {
+                self.t_err.next = true;
+                self.t_code.next = self.e_below_no_branch.val();
+            }
+        } else if self.w_links.val() == 0 {
+            self.t_code.next = self.e_trailing_at_consumer.val();
+        } else {
+            self.t_err.next = false;
+        }
+        // Packed in the SIDE_W layout: the first-HEAD outcome for a first
+        // flit, else the trailing one. The code is 0 without an error and
+        // the links are 0 with one.
+        if self.w_first.val() {
+            self.side_v.next = (bit_cast::<SIDE_W, ERR_CODE_W>(self.p_code.val()) << 1)
+                | (bit_cast::<SIDE_W, O_W>(self.p_links.val()) << 1);
+            self.side_v.next = self
+                .side_v
+                .val()
+                .replace_bit(0, self.p_err.val())
+                .replace_bit(5, self.p_pb[0].val());
+        } else {
+            self.side_v.next = (bit_cast::<SIDE_W, ERR_CODE_W>(self.t_code.val()) << 1)
+                | (bit_cast::<SIDE_W, O_W>(self.t_links.val()) << 1);
+            self.side_v.next = self
+                .side_v
+                .val()
+                .replace_bit(0, self.t_err.val())
+                .replace_bit(5, self.t_split.val());
+        }
         self.side.next = self
             .side_v
             .val()
-            .replace_bit(0, self.p_err.val())
-            .replace_bit(5, self.p_cons.val())
             .replace_bit(6, self.p_div.val())
             .replace_bit(7, self.p_strip.val())
             .replace_bit(8, self.below[0].val())
             .replace_bit(9, self.below[1].val())
             .replace_bit(10, self.below[2].val())
             .replace_bit(11, self.below[3].val())
-            .replace_bit(12, self.class_ok.val())
-            .replace_bit(13, self.node_ok.val())
-            .replace_bit(14, self.own_hit.val())
-            .replace_bit(17, self.m_here.val());
+            .replace_bit(12, self.p_pb[1].val())
+            .replace_bit(13, self.p_pb[2].val())
+            .replace_bit(14, self.p_pb[3].val())
+            .replace_bit(15, self.p_rq.val());
 
         // The head: its pre-decode, kind, S bit and class.
         self.q_err.next = self.hside.val().get_bit(0);
@@ -702,33 +883,23 @@ impl<const W: usize> Logic for Decode<W> {
         for d in 0..4 {
             self.q_below[d].next = self.hside.val().get_bit(8 + d);
         }
-        self.q_class_ok.next = self.hside.val().get_bit(12);
-        self.q_node_ok.next = self.hside.val().get_bit(13);
-        self.q_own_hit.next = self.hside.val().get_bit(14);
-        self.q_m_d.next = self.hside.val().get_bits::<2>(15);
-        for k in 0..self._n_mesh {
-            self.q_m_here[k].next = self.hside.val().get_bit(17);
-        }
         self.kind.next = self.head.val().get_bits::<KIND_W>(0);
-        self.h_hs.next = self.head.val().get_bit(self.s_bit.val().index());
         self.h_cls.next = self
             .head
             .val()
             .get_bits::<CLASS_W>(self.class_shift.val().index());
         self.hclass.next = self.h_cls.val();
-        self.t_pool.next = 0.into();
-        for c in 0..self._classes {
-            if self.h_cls.val().index() == c {
-                self.t_pool.next = self.pool[c].val();
-            }
-        }
+        self.q_ph.next = self.hside.val().get_bits::<3>(12);
+        self.q_p0.next = self.hside.val().get_bit(5);
+        self.q_pool.next = bit_cast::<CONS_W, 3>(self.q_ph.val()) << 1;
+        self.q_pool.next = self.q_pool.val().replace_bit(0, self.q_p0.val());
         // Consumption: the lowest free channel of the pool, else the lowest
         // of the pool (a priority chain over channels 0..3 = outputs 4..7).
-        self.c_free.next = self.t_pool.val() & !self.owned.val();
+        self.c_free.next = self.q_pool.val() & !self.owned.val();
         if self.c_free.val().any() {
             self.c_pick.next = self.c_free.val();
         } else {
-            self.c_pick.next = self.t_pool.val();
+            self.c_pick.next = self.q_pool.val();
         }
         if self.c_pick.val().get_bit(0) {
             self.t_cons.next = self.one.val() << 4;
@@ -746,16 +917,8 @@ impl<const W: usize> Logic for Decode<W> {
         self.s_wait.next = false;
         for k in 0..self._n_setup {
             self.s_wait.next = !self.sok[k].val();
-            self.hd_ok[k].next =
-                self.nonempty.val() & (self.kind.val() == self.k_head.val()) & !self.q_err.val();
         }
-        for k in 0..self._n_rq {
-            if self.q_cons.val() {
-                self.cand[k].next = self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
-            } else {
-                self.cand[k].next = bit_cast::<MASK_W, O_W>(self.q_links.val());
-            }
-        }
+        self.hd_ok.next = self.nonempty.val() & self.hside.val().get_bit(15);
         // More than one output reserved: a split point.
         self.r_seen[0].next = false;
         self.r_two[0].next = false;
@@ -767,30 +930,8 @@ impl<const W: usize> Logic for Decode<W> {
                 self.r_two[k].val() | (self.r_seen[k].val() & self.reserved.val().get_bit(k));
         }
         self.multi.next = self.r_two[8].val();
-        // Mesh split points: the reserved links, more than one of them, and
-        // whether the routing function's port is one of them.
-        self.links.next = self.reserved.val() & self.link_mask.val();
-        self.l_seen[0].next = false;
-        self.l_two[0].next = false;
-        for k in 0..7 {
-            self.l_seen[k + 1].next = self.l_seen[k].val() | self.links.val().get_bit(k);
-        }
-        for k in 0..8 {
-            self.l_two[k + 1].next =
-                self.l_two[k].val() | (self.l_seen[k].val() & self.links.val().get_bit(k));
-        }
-        self.links_multi.next = self.l_two[8].val();
-        self.m_dres.next = false;
-        for k in 0..self._n_mesh {
-            for d in 0..4 {
-                if self.q_m_d.val().index() == d {
-                    self.m_dres.next = self.reserved.val().get_bit(d) & !self.q_m_here[k].val();
-                }
-            }
-        }
-
-        // Defaults: no action.
-        self.req.next = 0.into();
+        // Defaults: no action; the request is always the head's.
+        self.req.next = self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
         self.strip.next = false;
         self.divert.next = false;
         self.send.next = false;
@@ -815,8 +956,8 @@ impl<const W: usize> Logic for Decode<W> {
                     } else {
                         self.strip.next = self.q_strip.val();
                         self.divert.next = self.q_div.val();
-                        // The request, `cand`, is set below from `rq_p`,
-                        // which is 1 exactly in this case.
+                        // The request is `req`; the router's `in_rq` is 1
+                        // exactly in this case with a request.
                     }
                 } else if self.kind.val() == self.k_body.val() {
                     self.err.next = true;
@@ -831,56 +972,16 @@ impl<const W: usize> Logic for Decode<W> {
                 }
             } else if self.state.val() == self.st_active.val() {
                 if self.kind.val() == self.k_head.val() {
-                    // routing::trailing_head, checks in its order.
-                    if (self.h_cls.val() != self.wclass.val()) | !self.q_class_ok.val() {
+                    // routing::trailing_head, decided when the flit was
+                    // written (`worm`): an error, a split's one link with
+                    // S set, or everything reserved.
+                    if self.q_err.val() {
                         self.err.next = true;
-                        self.code.next = self.e_bad_class.val();
-                    } else if !self.q_node_ok.val() {
-                        self.err.next = true;
-                        self.code.next = self.e_node_range.val();
-                    } else if self.q_own_hit.val() & self.h_hs.val() & !self.mesh.val() {
-                        self.err.next = true;
-                        self.code.next = self.e_for_me_after_split.val();
-                    } else if self.mesh.val() & (self.links.val() == 0) {
-                        // mesh::trailing_head: no reserved link.
-                        self.err.next = true;
-                        self.code.next = self.e_trailing_at_consumer.val();
-                    } else if self.multi.val() {
-                        // Split point, S set.
+                        self.code.next = self.q_code.val();
+                    } else if self.q_cons.val() {
+                        self.send.next = true;
                         self.send_flit.next = self.head.val() | self.s_mask.val();
-                        if self.mesh.val() {
-                            // mesh::trailing_head: the one reserved link (a
-                            // path worm, {C=1, one O bit}), else the
-                            // reserved link of the routing function.
-                            if !self.links_multi.val() {
-                                self.send.next = true;
-                                self.send_outs.next = self.links.val();
-                            } else if self.m_dres.val() {
-                                self.send.next = true;
-                                self.send_outs.next = self.one.val() << self.q_m_d.val();
-                            } else {
-                                self.err.next = true;
-                                self.code.next = self.e_below_no_branch.val();
-                            }
-                        } else if self.reserved.val().get_bit(0) & self.q_below[0].val() {
-                            self.send.next = true;
-                            self.send_outs.next = self.one.val();
-                        } else if self.reserved.val().get_bit(1) & self.q_below[1].val() {
-                            self.send.next = true;
-                            self.send_outs.next = self.one.val() << 1;
-                        } else if self.reserved.val().get_bit(2) & self.q_below[2].val() {
-                            self.send.next = true;
-                            self.send_outs.next = self.one.val() << 2;
-                        } else if self.reserved.val().get_bit(3) & self.q_below[3].val() {
-                            self.send.next = true;
-                            self.send_outs.next = self.one.val() << 3;
-                        } else {
-                            self.err.next = true;
-                            self.code.next = self.e_below_no_branch.val();
-                        }
-                    } else if (self.reserved.val() & self.link_mask.val()) == 0 {
-                        self.err.next = true;
-                        self.code.next = self.e_trailing_at_consumer.val();
+                        self.send_outs.next = bit_cast::<MASK_W, O_W>(self.q_links.val());
                     } else {
                         self.send.next = true;
                         self.send_outs.next = self.reserved.val();
@@ -943,14 +1044,6 @@ impl<const W: usize> Logic for Decode<W> {
                 }
             } else {
                 self.drop.next = true;
-            }
-        }
-        // The request is the pipelined one (module doc): the same value,
-        // qualified by a register instead of the head's state.
-        for k in 0..self._n_rq {
-            self.req.next = 0.into();
-            if self.rq_p[k].val() {
-                self.req.next = self.cand[k].val();
             }
         }
     }
