@@ -14,17 +14,20 @@
 //! `Node` from `wflit` itself, so no path runs from the skeleton into the
 //! block and back, a false loop Verilator's lint reports as UNOPTFLAT),
 //! and from the block's answer and the node's constant tables makes the
-//! first-HEAD checks and outcome. Its result (`side`, `SIDE_W` bits) is
-//! stored beside the flit (issue 12 item 3: the table compares leave the
-//! path from the FIFO head through the arbiter, which had set the router's
-//! clock). The second half reads the head, its stored pre-decode and the
-//! input's registers, and decides the input's action this cycle exactly as
-//! the native `router::decide`, `routing::first_head` and
-//! `routing::trailing_head` do, malformed checks in the same priority
-//! order, so both models raise the same `err_code` for the same flit. What
-//! depends on registers stays in the second half: the setup delay and the
-//! consumption-channel choice (from the channels owned this cycle). The
-//! router core applies the action.
+//! first-HEAD checks and outcome, or for a later flit of a worm its
+//! trailing-HEAD outcome against the worm's first HEAD (`worm`). Its
+//! result (`side`, `SIDE_W` bits) is stored beside the flit (issue 12
+//! item 3: the table compares and the trailing rules leave the paths from
+//! the FIFO head through the arbiter and through the send handshake, which
+//! had set the router's clock). The second half reads the head, its stored
+//! pre-decode and the input's registers, and decides the input's action
+//! this cycle exactly as the native `router::decide`,
+//! `routing::first_head` and `routing::trailing_head` do, malformed checks
+//! in the same priority order, so both models raise the same `err_code`
+//! for the same flit. What depends on registers stays in the second half:
+//! the setup delay, the consumption-channel choice (from the channels
+//! owned this cycle) and a diverted worm's HEADs (`Diverted`, faulty
+//! outputs only). The router core applies the action.
 //!
 //! Per-node tables (link classes, consumption pools, faulty outputs; the
 //! routing blocks' own tables) are `In` signals, tied off per instance by
