@@ -89,6 +89,10 @@ pub struct Router<const W: usize> {
     pub nerr: Popcount,
     pub in_state: Vec<DFF<Bits<STATE_W>>>,
     pub in_reserved: Vec<DFF<Bits<MASK_W>>>,
+    /// The worm's class. No logic reads it since the trailing-HEAD class
+    /// check moved to the write side (`in_worm`); it stays under its native
+    /// name for the lockstep, the vectors and the waves, and synthesis
+    /// removes it (as `out_owner`).
     pub in_class: Vec<DFF<Bits<CLASS_W>>>,
     /// Header setup counter (`InputRegs::setup`).
     pub in_setup: Vec<DFF<Bits<SETUP_W>>>,
