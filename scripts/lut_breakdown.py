@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Where the LUTs of a synthesised router go (docs/hardware.md 3c).
+"""Where the LUTs of a synthesised router go (docs/hardware.md 3c, 3k).
 
     yosys -p 'read_verilog wormcast_router_n5.v; synth_ice40 -top wormcast_router_n5; write_json r.json'
     python3 scripts/lut_breakdown.py r.json wormcast_router_n5
+
+The same for `synth_xilinx -flatten` (LUT1..LUT6 counted as LUTs, FD*
+as flip-flops; MUXF7/MUXF8 and carries pass the cone on uncounted, as
+`stat` counts them apart).
 
 abc gives its LUTs no useful names, but every flip-flop keeps the name of
 the register it implements. Each SB_LUT4 is charged to the registers (and
@@ -26,6 +30,16 @@ def group(name):
     return re.sub(r"\$\d+", "$*", g)
 
 
+# iCE40 and Xilinx primitives: flip-flops, LUTs, and the cells a cone
+# passes through without being counted.
+FLOPS = ("SB_DFF", "FD")
+THROUGH = ("SB_CARRY", "MUXF7", "MUXF8", "CARRY4")
+
+
+def is_lut(t):
+    return t == "SB_LUT4" or re.fullmatch(r"LUT[1-6]", t) is not None
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: lut_breakdown.py NETLIST.json TOP")
@@ -45,7 +59,7 @@ def main():
                         users[b].append(cn)
     outs = {b for p in mod["ports"].values() if p["direction"] == "output" for b in p["bits"]}
     ff = {cn: group(names.get(c["connections"]["Q"][0], "?"))
-          for cn, c in cells.items() if c["type"].startswith("SB_DFF")}
+          for cn, c in cells.items() if c["type"].startswith(FLOPS)}
     sys.setrecursionlimit(1 << 20)
     memo = {}
 
@@ -63,19 +77,19 @@ def main():
                     for u in users.get(b, []):
                         if u in ff:
                             s.add(ff[u])
-                        elif cells[u]["type"] in ("SB_LUT4", "SB_CARRY"):
+                        elif is_lut(cells[u]["type"]) or cells[u]["type"] in THROUGH:
                             s |= cone(u)
             memo[cn] = s
         return memo[cn]
 
     luts = collections.Counter()
     for cn, c in cells.items():
-        if c["type"] == "SB_LUT4":
+        if is_lut(c["type"]):
             s = cone(cn) or {"(nothing)"}
             for g in s:
                 luts[g] += 1 / len(s)
     flops = collections.Counter(ff.values())
-    print(f"{'SB_LUT4':>8} {'FF':>5}  register group")
+    print(f"{'LUTs':>8} {'FF':>5}  register group")
     for g, v in luts.most_common():
         print(f"{v:8.1f} {flops.get(g, 0):5d}  {g}")
     print(f"{sum(luts.values()):8.0f} {sum(flops.values()):5d}  total")

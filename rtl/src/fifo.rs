@@ -39,6 +39,10 @@ use crate::decode::SIDE_W;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::MAX_DEPTH;
 
+// rust-hdl's generated Verilog spells indices as literals: `srq` reads
+// slot 1's pre-decode bit `decode::SIDE_RQ` as bit 15.
+const _: () = assert!(crate::decode::SIDE_RQ == 15);
+
 /// Width of `count` (0..=`MAX_DEPTH`).
 pub const COUNT_W: usize = 4;
 

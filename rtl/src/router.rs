@@ -27,6 +27,10 @@ use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams};
 use wormcast_sim::router::InState;
 
+// rust-hdl's generated Verilog spells indices as literals: `in_rq` reads
+// the pushed flit's pre-decode bit `decode::SIDE_RQ` as bit 15.
+const _: () = assert!(crate::decode::SIDE_RQ == 15);
+
 /// Deliberate faults for the lockstep self-test: a correct comparator must
 /// catch each of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -977,7 +977,8 @@ impl<const W: usize> Logic for Decode<W> {
                 if self.kind.val() == self.k_head.val() {
                     // routing::trailing_head, decided when the flit was
                     // written (`worm`): an error, a split's one link with
-                    // S set, or everything reserved.
+                    // S set, or everything reserved. In a trailing flit's
+                    // outcome the bit `q_cons` reads is "split" (`SIDE_W`).
                     if self.q_err.val() {
                         self.err.next = true;
                         self.code.next = self.q_code.val();

@@ -464,9 +464,7 @@ pub fn step_edge(
             Action::Setup => s.inp[i].setup += 1,
             Action::Strip => {
                 s.inp[i].strip = false;
-                s.inp[i].fifo.pop();
-                side.popped(i);
-                act.popped |= 1 << i;
+                pop_head(s, side, &mut act, i);
             }
             Action::Request {
                 mask,
@@ -496,18 +494,14 @@ pub fn step_edge(
                     let reserved = s.inp[i].reserved;
                     let discarding = act.discarded >> i & 1 == 1;
                     side.load(i, s.inp[i].fifo.rd as usize, outs, discarding);
-                    s.inp[i].fifo.pop();
-                    side.popped(i);
-                    act.popped |= 1 << i;
+                    pop_head(s, side, &mut act, i);
                     if release {
                         release_all(s, m, i, reserved);
                     }
                 }
             }
             Action::Drop { to_idle } => {
-                s.inp[i].fifo.pop();
-                side.popped(i);
-                act.popped |= 1 << i;
+                pop_head(s, side, &mut act, i);
                 if to_idle {
                     // Only a TAIL at a discarding input that holds nothing.
                     act.truncated |= 1 << i;
@@ -516,9 +510,7 @@ pub fn step_edge(
                 }
             }
             Action::Error { err, to_idle } => {
-                s.inp[i].fifo.pop();
-                side.popped(i);
-                act.popped |= 1 << i;
+                pop_head(s, side, &mut act, i);
                 act.errors |= 1 << i;
                 if to_idle {
                     // Only a TAIL at an idle input (`BodyAtIdle`).
@@ -566,9 +558,7 @@ pub fn step_edge(
                     // hangs on this cycle's arbitration (docs/hardware.md 3h).
                     s.inp[i].strip = true;
                 } else {
-                    s.inp[i].fifo.pop();
-                    side.popped(i);
-                    act.popped |= 1 << i;
+                    pop_head(s, side, &mut act, i);
                 }
             }
         }
@@ -591,6 +581,17 @@ pub fn step_edge(
     act.out_valid = (was_valid & !act.sent) | act.loaded;
     m.valid = act.out_valid;
     act
+}
+
+/// Input `i`'s head flit leaves its FIFO, for whatever reason (sent,
+/// stripped, dropped, malformed): the FIFO, the sidecar and the edge's
+/// activity learn it together, so no path that pops can forget one of
+/// them.
+#[inline(always)]
+fn pop_head(s: &mut RouterState, side: &mut impl Sidecar, act: &mut Activity, i: usize) {
+    s.inp[i].fifo.pop();
+    side.popped(i);
+    act.popped |= 1 << i;
 }
 
 /// Bit `o` set when output `o` has an owner.
