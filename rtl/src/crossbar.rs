@@ -9,6 +9,10 @@
 //! registers, which an iCE40 maps to three LUT4s for five inputs (the
 //! `if`-chain over `go[i] & send_outs[i][o]` it replaces took four to five,
 //! with the late `go` inside it); the handshake only enables the register.
+//! An owner bit that the node's `t_owners` table makes a constant 0 (a
+//! pair of input and output that never meet, `routing::possible_owners`)
+//! drops its pair: a two-class DSTM torus router's outputs take three
+//! inputs each, two LUT4s a bit (docs/hardware.md 3l).
 //! The AND-OR needs `#[hdl_gen]` to index a two-level table (output, input),
 //! which it cannot (RUST_HDL.md, two array levels), so, as in
 //! [`crate::arbiter`], the simulation ([`Logic::update`]) and the Verilog

@@ -40,6 +40,8 @@ pub struct Decoders<const W: usize> {
     pub reserved: Vec<Signal<In, Bits<MASK_W>>>,
     /// Per input: the worm register and its next value (`Decode::worm`).
     pub worm: Vec<Signal<In, Bits<WORM_W>>>,
+    /// Per input: `Decode::reach`.
+    pub reach: Vec<Signal<In, Bits<O_W>>>,
     pub worm_n: Vec<Signal<Out, Bits<WORM_W>>>,
     /// Per input with a setup delay, empty without: `Decode::sok`.
     pub sok: Vec<Signal<In, Bit>>,
@@ -118,6 +120,7 @@ impl<const W: usize> Decoders<W> {
             state: vdef(n),
             reserved: vdef(n),
             worm: vdef(n),
+            reach: vdef(n),
             worm_n: vdef(n),
             sok: vdef(n * n_setup),
             hd_ok: vdef(n),
@@ -181,7 +184,7 @@ impl<const W: usize> Decoders<W> {
         let mut w = Vec::new();
         for i in 0..n {
             for p in [
-                "head", "wflit", "hside", "worm", "nonempty", "state", "reserved",
+                "head", "wflit", "hside", "worm", "reach", "nonempty", "state", "reserved",
             ] {
                 w.push((format!("d${i}${p}"), format!("{p}${i}")));
             }
@@ -303,6 +306,7 @@ impl<const W: usize> Logic for Decoders<W> {
             d.state.next = self.state[i].val();
             d.reserved.next = self.reserved[i].val();
             d.worm.next = self.worm[i].val();
+            d.reach.next = self.reach[i].val();
             self.worm_n[i].next = d.worm_n.val();
             if !self.sok.is_empty() {
                 d.sok[0].next = self.sok[i].val();
@@ -392,6 +396,7 @@ impl<const W: usize> Logic for Decoders<W> {
             d.state.connect();
             d.reserved.connect();
             d.worm.connect();
+            d.reach.connect();
             for s in d.sok.iter_mut() {
                 s.connect();
             }

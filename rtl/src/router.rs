@@ -80,6 +80,12 @@ pub struct Router<const W: usize> {
     pub t_arr_cls: Vec<Signal<In, Bits<CLASS_W>>>,
     pub t_dv_out: Vec<Signal<In, Bits<O_W>>>,
     pub t_pool: Vec<Signal<In, Bits<CONS_W>>>,
+    /// Per output, the inputs that can ever own it
+    /// (`routing::possible_owners`): the next owner is masked with it, so
+    /// the owner bits and crossbar terms of pairs that never meet are
+    /// constants to synthesis (issue 12 item 3, area).
+    pub t_owners: Vec<Signal<In, Bits<SEL_W>>>,
+    pub t_reach: Vec<Signal<In, Bits<MASK_W>>>,
     pub t_sp_v: Vec<Signal<In, Bit>>,
     pub t_sp_d: Vec<Signal<In, Bits<2>>>,
     pub t_m_own: Vec<Signal<In, Bits<W>>>,
@@ -183,6 +189,7 @@ pub struct Router<const W: usize> {
     /// Per output, the input granted it at this edge (one-hot; at most
     /// one is).
     gsel_all: Vec<Signal<Local, Bits<SEL_W>>>,
+    so: Vec<Signal<Local, Bits<MASK_W>>>,
     /// Next `out_sel`, before the reset.
     sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Input i's FIFO head leaves at this edge.
@@ -295,6 +302,9 @@ impl<const W: usize> Router<W> {
             t_arr_cls: vdef(len("arr_cls")),
             t_dv_out: vdef(len("dv_out")),
             t_pool: vdef(len("pool")),
+            t_owners: vdef(len("owners")),
+            t_reach: vdef(len("reach")),
+            so: vdef(n_in),
             t_sp_v: vdef(len("sp_v")),
             t_sp_d: vdef(len("sp_d")),
             t_m_own: vdef(len("m_own")),
@@ -410,6 +420,8 @@ impl<const W: usize> Router<W> {
         set(&mut self.t_arr_cls, t.get("arr_cls"));
         set(&mut self.t_dv_out, t.get("dv_out"));
         set(&mut self.t_pool, t.get("pool"));
+        set(&mut self.t_owners, t.get("owners"));
+        set(&mut self.t_reach, t.get("reach"));
         set_bit(&mut self.t_sp_v, t.get("sp_v"));
         set(&mut self.t_sp_d, t.get("sp_d"));
         set(&mut self.t_m_own, t.get("m_own"));
@@ -526,18 +538,27 @@ impl<const W: usize> Logic for Router<W> {
             self.dec.reserved[i].next = self.in_reserved[i].q.val();
             self.in_worm[i].clock.next = self.clock.val();
             self.dec.worm[i].next = self.in_worm[i].q.val();
+            self.dec.reach[i].next = self.t_reach[i].val().get_bits::<O_W>(0);
             self.in_worm[i].d.next = self.in_worm[i].q.val();
             self.push_w[i].next = self.i_valid[i].val() & self.fifo[i].ready.val();
             if self.push_w[i].val() {
                 self.in_worm[i].d.next = self.dec.worm_n[i].val();
             }
-            self.arb.req[i].next = self.dec.req[i].val();
+            // Masked with what the input can reach (`t_reach`, issue 12
+            // item 3): nothing a first HEAD that may request asks for, but
+            // inputs that share no reachable output then never conflict,
+            // a constant to synthesis. Written here, on the arbiter's
+            // input, and not in the decode: the same function placed 74
+            // against 65 MHz (docs/hardware.md 3l); and as one expression
+            // per use, not a shared local, which Verilator's lint reports
+            // as a combinational loop through the arbiter.
+            self.arb.req[i].next = self.dec.req[i].val() & self.t_reach[i].val();
             self.arb.rq[i].next = self.in_rq[i].q.val();
 
             // Coordinated flow control: all outputs of the flit, or none.
+            self.so[i].next = self.dec.send_outs[i].val() & self.t_reach[i].val();
             self.go[i].next = self.dec.send[i].val()
-                & ((self.dec.send_outs[i].val() & self.clm_all.val())
-                    == self.dec.send_outs[i].val());
+                & ((self.so[i].val() & self.clm_all.val()) == self.so[i].val());
             self.popi[i].next = self.dec.drop[i].val()
                 | self.dec.err[i].val()
                 | self.go[i].val()
@@ -567,7 +588,7 @@ impl<const W: usize> Logic for Router<W> {
             // the owner registers are written below, over all inputs).
             self.lsel[i].next = 0.into();
             if self.go[i].val() {
-                self.lsel[i].next = self.dec.send_outs[i].val();
+                self.lsel[i].next = self.so[i].val();
             }
             self.ldm[i + 1].next = self.ldm[i].val() | self.lsel[i].val();
             self.rsel[i].next = 0.into();
@@ -591,8 +612,15 @@ impl<const W: usize> Logic for Router<W> {
                 } else {
                     self.in_state[i].d.next = self.st_active.val();
                 }
-                self.in_reserved[i].d.next = self.dec.req[i].val();
-                self.in_class[i].d.next = self.dec.hclass[i].val();
+                self.in_reserved[i].d.next = self.dec.req[i].val() & self.t_reach[i].val();
+                // A link input reserves only for its link's class
+                // (`routing::reachable_outputs`): the constant, so that a
+                // link input's class register is one flip-flop or none.
+                if self.t_arr_v[i].val() {
+                    self.in_class[i].d.next = self.t_arr_cls[i].val();
+                } else {
+                    self.in_class[i].d.next = self.dec.hclass[i].val();
+                }
             }
         }
         // Crossbar and owners. Only an output's owner sends to it
@@ -608,6 +636,11 @@ impl<const W: usize> Logic for Router<W> {
         // owns; and a grant takes only outputs nobody owns, at most one input
         // each (the arbiter's taken mask), so a grant and a release never
         // meet on one output. Each owner bit is then one LUT (issue 12, area).
+        // The mask `t_owners` (the inputs that can ever own the output, a
+        // constant per node) changes nothing the native model can do
+        // (`routing::reachable_outputs`), but turns the owner bits of the
+        // pairs that never meet into constant zeros, and with them their
+        // crossbar terms.
         self.ldm_all.next = 0.into();
         self.rel_all.next = 0.into();
         for i in 0..self._n_in {
@@ -618,7 +651,10 @@ impl<const W: usize> Logic for Router<W> {
         for o in 0..self._n_out {
             self.gsel_all[o].next = 0.into();
             for i in 0..self._n_in {
-                if self.arb.grant[i].val() & self.dec.req[i].val().get_bit(o) {
+                if self.arb.grant[i].val()
+                    & self.dec.req[i].val().get_bit(o)
+                    & self.t_reach[i].val().get_bit(o)
+                {
                     self.gsel_all[o].next = self.in_bit[i].val();
                 }
             }
@@ -626,8 +662,9 @@ impl<const W: usize> Logic for Router<W> {
         self.ownm[0].next = 0.into();
         for o in 0..self._n_out {
             self.xbar.sel[o].next = self.out_sel[o].q.val();
-            self.sel_n[o].next =
-                (self.out_sel[o].q.val() & !self.rel_all.val()) | self.gsel_all[o].val();
+            self.sel_n[o].next = ((self.out_sel[o].q.val() & !self.rel_all.val())
+                | self.gsel_all[o].val())
+                & self.t_owners[o].val();
             self.osel[o].next = 0.into();
             if self.sel_n[o].val().any() {
                 self.osel[o].next = self.obit[o].val();

@@ -4,7 +4,7 @@
 //! Everything that differs between two routers of one network lives here:
 //! the tree tables of every class (own post-order number, parent port,
 //! child ranges), the link classes, the arrival class and consumption pool
-//! of every input, the faulty outputs (local fault information), the SPAM
+//! of every input, the inputs that can own each output, the faulty outputs (local fault information), the SPAM
 //! column of every input, and the mesh routing constants. Whatever is the
 //! same for every router of the network (routing function, classes,
 //! depths, setup delay, address space) stays a generation-time constant of
@@ -20,6 +20,7 @@
 use crate::decode::CONS_W;
 use crate::hw::*;
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
+use wormcast_sim::router::routing;
 use wormcast_sim::router::spam::NO_PORT;
 use wormcast_sim::trees::TreeTable;
 
@@ -172,22 +173,33 @@ impl NodeTables {
         push("dv_out", O_W, vec![dv as u64]);
         // Consumption pool per input and class (index i * classes + c),
         // bit j = channel j (output 4 + j). Mesh routing: the arrival
-        // group's pool (`mesh::first_head`), whatever the class.
+        // group's pool, whatever the class (`routing::input_pool`).
         let pool = (0..sh.inputs)
             .flat_map(|i| {
                 (0..sh.classes).map(move |c| {
-                    let pl = match (&cfg.mesh, mesh) {
-                        (Some(m), true) => {
-                            let g = if i < 4 { m.cons_group[i] } else { 0 };
-                            p.pool_of(g, m.groups as usize)
-                        }
-                        _ => p.consumption_pool(c as u8),
-                    };
-                    pl as u64 & ((1 << CONS_W) - 1)
+                    routing::input_pool(cfg, p, i, c as u8) as u64 & ((1 << CONS_W) - 1)
                 })
             })
             .collect();
         push("pool", CONS_W, pool);
+        // Per output, the inputs that can ever own it (bit i = input i,
+        // `routing::possible_owners`): the router masks each next owner
+        // with it, so the pairs that never meet leave the netlist.
+        push(
+            "reach",
+            MASK_W,
+            (0..sh.inputs)
+                .map(|i| routing::reachable_outputs(cfg, p, i) as u64)
+                .collect(),
+        );
+        push(
+            "owners",
+            SEL_W,
+            routing::possible_owners(cfg, p)[..p.outputs()]
+                .iter()
+                .map(|&m| m as u64)
+                .collect(),
+        );
         // SPAM: each input's column of the table (its phase is fixed),
         // index i * spam_n + target.
         let column = |i: usize| -> Vec<u8> {

@@ -161,6 +161,16 @@ pub struct Decode<const W: usize> {
     /// registers' enables, which had set the router's clock.
     pub worm: Signal<In, Bits<WORM_W>>,
     pub worm_n: Signal<Out, Bits<WORM_W>>,
+    /// The links this input can ever reserve (`routing::reachable_outputs`,
+    /// a constant per node, the router's `t_reach`): the worm register
+    /// keeps only those of its first HEAD's links, which changes nothing
+    /// for a worm that reserves (its links lie within them) or for one
+    /// that does not (an error: its input discards the worm without
+    /// reading them), but lets synthesis drop the other link bits and the
+    /// trailing-HEAD logic that reads them (issue 12 item 3, area;
+    /// docs/hardware.md 3l). The request is masked on the arbiter's input
+    /// (`Router`), not here.
+    pub reach: Signal<In, Bits<O_W>>,
     pub nonempty: Signal<In, Bit>,
     /// The input's registers `state`, `reserved`.
     pub state: Signal<In, Bits<STATE_W>>,
@@ -214,6 +224,8 @@ pub struct Decode<const W: usize> {
     // than one link (`n_lmulti`).
     w_first: Signal<Local, Bit>,
     w_links: Signal<Local, Bits<O_W>>,
+    /// The first HEAD's links the worm register keeps (within `reach`).
+    p_rl: Signal<Local, Bits<O_W>>,
     w_multi: Signal<Local, Bit>,
     w_lmulti: Signal<Local, Bit>,
     w_cls: Signal<Local, Bits<CLASS_W>>,
@@ -412,6 +424,8 @@ impl<const W: usize> Decode<W> {
             side: Default::default(),
             hside: Default::default(),
             worm: Default::default(),
+            reach: Default::default(),
+            p_rl: Default::default(),
             worm_n: Default::default(),
             w_first: Default::default(),
             w_links: Default::default(),
@@ -748,6 +762,13 @@ impl<const W: usize> Logic for Decode<W> {
         self.w_multi.next = self.worm.val().get_bit(5);
         self.w_lmulti.next = self.worm.val().get_bit(6);
         self.w_cls.next = self.worm.val().get_bits::<CLASS_W>(7);
+        // A worm that a link input keeps has that link's class (a first
+        // HEAD of another class is `BadClass`, and its input discards the
+        // worm without reading this): the constant instead of the stored
+        // bits, which synthesis then drops (issue 12 item 3, area).
+        if self.arr_is_link.val() {
+            self.w_cls.next = self.arr_cls.val();
+        }
         self.w_tail.next = self.wflit.val().get_bits::<KIND_W>(0) == self.k_tail.val();
         // Its reservation's size: a consumption channel is reserved when
         // the class has a pool (the choice is 0 only for an empty pool).
@@ -775,9 +796,10 @@ impl<const W: usize> Logic for Decode<W> {
                 & (self.p_links.val().get_bit(2) | self.p_links.val().get_bit(3)))
             | (self.p_links.val().get_bit(2) & self.p_links.val().get_bit(3));
         self.n_multi.next = self.n_lmulti.val() | (self.n_cons.val() & self.p_links.val().any());
+        self.p_rl.next = self.p_links.val() & self.reach.val();
         self.worm_n.next = self.worm.val().replace_bit(0, self.w_tail.val());
         if self.w_first.val() {
-            self.worm_n.next = (bit_cast::<WORM_W, O_W>(self.p_links.val()) << 1)
+            self.worm_n.next = (bit_cast::<WORM_W, O_W>(self.p_rl.val()) << 1)
                 | (bit_cast::<WORM_W, CLASS_W>(self.hcls.val()) << 7);
             self.worm_n.next = self
                 .worm_n

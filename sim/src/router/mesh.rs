@@ -144,8 +144,10 @@ pub fn first_head(
     match c.route(p.routing, h.node)? {
         None => {
             let cons = || {
-                let g = if input < 4 { c.cons_group[input] } else { 0 };
-                super::routing::pool_choice(p.pool_of(g, c.groups as usize), owned)
+                super::routing::pool_choice(
+                    super::routing::input_pool(cfg, p, input, h.class),
+                    owned,
+                )
             };
             let mask = super::routing::own_header(&h, cons, link_ok)?;
             Ok((mask, true, h.class))

@@ -539,6 +539,12 @@ pub fn step_edge(
         s.prio = arb.prio;
         for i in bits(arb.granted) {
             let mask = requests[i];
+            // The RTL drops owner bits outside this (`t_owners`).
+            debug_assert_eq!(
+                mask & !routing::reachable_outputs(cfg, p, i),
+                0,
+                "input {i} granted outputs {mask:#b} it cannot reach"
+            );
             act.granted |= 1 << i;
             s.inp[i].state = if diverts >> i & 1 == 1 {
                 InState::Diverted

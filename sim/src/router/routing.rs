@@ -80,6 +80,66 @@ fn link_ok(cfg: &RouterConfig, d: usize, class: u8) -> bool {
     cfg.out_class[d] == Some(class)
 }
 
+/// The consumption pool a first HEAD of `class` at `input` takes its
+/// channel from: its class's pool, or with a mesh routing function its
+/// arrival group's whatever the class (`mesh::first_head`; an injection
+/// input is group 0). The one rule for the native decode and the RTL's
+/// `t_pool` table.
+pub fn input_pool(cfg: &RouterConfig, p: &RouterParams, input: usize, class: u8) -> u8 {
+    match (&cfg.mesh, p.routing.is_mesh()) {
+        (Some(m), true) => {
+            let g = if input < 4 { m.cons_group[input] } else { 0 };
+            p.pool_of(g, m.groups as usize)
+        }
+        _ => p.consumption_pool(class),
+    }
+}
+
+/// The outputs `input` can ever reserve (bit o = output o), under every
+/// routing function. Only a first HEAD reserves (its request, at the
+/// grant), and every routing function checks it the same way first: a link
+/// input carries only its link's class (`check_class`, else `BadClass`),
+/// an injection input any class below `classes`; a requested link must
+/// carry the worm's class (`link_ok`, else `BadLink`; diversion requests
+/// only healthy links checked so); a consumption channel comes from
+/// [`input_pool`] of that class. So a link output is reachable from the
+/// inputs of its own class and the injection inputs, a consumption channel
+/// from the inputs whose classes' pools hold it. A U-turn stays reachable:
+/// a HEAD for this node may name its arrival link among its O bits.
+///
+/// Why (issue 12 item 3, area): the RTL masks each output's next owner
+/// with the inputs that can reach it (`t_owners`), a constant per node, so
+/// synthesis drops the owner bits and crossbar terms of pairs that never
+/// meet: in a two-class DSTM torus a link output is fed by two link inputs
+/// and the injection input instead of five inputs. `step_edge` asserts
+/// every grant against it.
+pub fn reachable_outputs(cfg: &RouterConfig, p: &RouterParams, input: usize) -> u8 {
+    let classes = (0..p.classes as u8).filter(|&c| input >= 4 || cfg.in_class[input] == Some(c));
+    let mut m = 0u8;
+    for c in classes {
+        for d in 0..4 {
+            if link_ok(cfg, d, c) {
+                m |= 1 << d;
+            }
+        }
+        m |= input_pool(cfg, p, input, c) << 4;
+    }
+    m & super::low_bits(p.outputs())
+}
+
+/// Per output, the inputs that can ever own it (bit i = input i): the
+/// transpose of [`reachable_outputs`].
+pub fn possible_owners(cfg: &RouterConfig, p: &RouterParams) -> [u8; crate::config::MAX_OUTPUTS] {
+    let mut own = [0u8; crate::config::MAX_OUTPUTS];
+    for i in 0..p.inputs() {
+        let r = reachable_outputs(cfg, p, i);
+        for (o, w) in own.iter_mut().enumerate() {
+            *w |= (r >> o & 1) << i;
+        }
+    }
+    own
+}
+
 /// First HEAD at idle input `input`: the output mask to request, whether the
 /// HEAD is stripped here, and the worm's class. `owned` has bit `o` set when
 /// output `o` has an owner (used only by SPAM's consumption pool).
