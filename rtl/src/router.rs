@@ -85,6 +85,11 @@ pub struct Router<const W: usize> {
     /// the owner bits and crossbar terms of pairs that never meet are
     /// constants to synthesis (issue 12 item 3, area).
     pub t_owners: Vec<Signal<In, Bits<SEL_W>>>,
+    /// Per input, the outputs it can ever reserve
+    /// (`routing::reachable_outputs`, `t_owners` transposed): the request
+    /// into the arbiter and `in_reserved`, the send mask and the worm
+    /// register's links are masked with it (issue 12 item 3, area and
+    /// timing: inputs that share no reachable output never conflict).
     pub t_reach: Vec<Signal<In, Bits<MASK_W>>>,
     pub t_sp_v: Vec<Signal<In, Bit>>,
     pub t_sp_d: Vec<Signal<In, Bits<2>>>,
@@ -189,6 +194,8 @@ pub struct Router<const W: usize> {
     /// Per output, the input granted it at this edge (one-hot; at most
     /// one is).
     gsel_all: Vec<Signal<Local, Bits<SEL_W>>>,
+    /// Per input, the outputs it sends to now, within `t_reach` (as
+    /// `send_outs` is within the reservation).
     so: Vec<Signal<Local, Bits<MASK_W>>>,
     /// Next `out_sel`, before the reset.
     sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
