@@ -4,8 +4,9 @@
 //! Everything that differs between two routers of one network lives here:
 //! the tree tables of every class (own post-order number, parent port,
 //! child ranges), the link classes, the arrival class and consumption pool
-//! of every input, the inputs that can own each output, the faulty outputs (local fault information), the SPAM
-//! column of every input, and the mesh routing constants. Whatever is the
+//! of every input, the outputs each input can reach and the inputs that
+//! can own each output, the faulty outputs (local fault information), the
+//! SPAM column of every input, and the mesh routing constants. Whatever is the
 //! same for every router of the network (routing function, classes,
 //! depths, setup delay, address space) stays a generation-time constant of
 //! the module, so the generated router text is identical for every node
@@ -182,9 +183,11 @@ impl NodeTables {
             })
             .collect();
         push("pool", CONS_W, pool);
-        // Per output, the inputs that can ever own it (bit i = input i,
-        // `routing::possible_owners`): the router masks each next owner
-        // with it, so the pairs that never meet leave the netlist.
+        // Per input, the outputs it can ever reserve
+        // (`routing::reachable_outputs`), and per output its transpose, the
+        // inputs that can ever own it (bit i = input i): the router masks
+        // requests and next owners with them, so the pairs that never meet
+        // leave the netlist.
         push(
             "reach",
             MASK_W,

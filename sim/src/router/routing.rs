@@ -114,7 +114,7 @@ pub fn input_pool(cfg: &RouterConfig, p: &RouterParams, input: usize, class: u8)
 /// and the injection input instead of five inputs. `step_edge` asserts
 /// every grant against it.
 pub fn reachable_outputs(cfg: &RouterConfig, p: &RouterParams, input: usize) -> u8 {
-    let classes = (0..p.classes as u8).filter(|&c| input >= 4 || cfg.in_class[input] == Some(c));
+    let classes = (0..p.classes as u8).filter(|&c| check_class(cfg, p, input, c).is_ok());
     let mut m = 0u8;
     for c in classes {
         for d in 0..4 {
