@@ -157,7 +157,7 @@ impl<const W: usize> Decoders<W> {
             m_nbr: vdef(sh.nbr),
             d: (0..n).map(|i| Decode::new(cfg, p, i)).collect(),
             tree: (0..n * (!mesh) as usize)
-                .map(|_| TreeRoute::new(c, cfg.node_count))
+                .map(|i| TreeRoute::new(c, cfg.node_count, i))
                 .collect(),
             spam: (0..n * (p.routing == RoutingKind::Spam) as usize)
                 .map(|_| SpamRoute::new(s))
@@ -216,6 +216,8 @@ impl<const W: usize> Decoders<W> {
             // out, their node tables.
             if !self.tree.is_empty() {
                 w.push((format!("tree${i}$wflit"), format!("wflit${i}")));
+                w.push((format!("tree${i}$arr_cls"), format!("arr_cls${i}")));
+                w.push((format!("tree${i}$dv_out"), "dv_out$0".to_string()));
                 for (t, len) in [
                     ("own", c),
                     ("par_v", c),
@@ -339,6 +341,8 @@ impl<const W: usize> Logic for Decoders<W> {
             // The routing sub-blocks, as `wires` lists them.
             if let Some(t) = self.tree.get_mut(i) {
                 t.wflit.next = self.wflit[i].val();
+                t.arr_cls.next = self.arr_cls[i].val();
+                t.dv_out.next = self.dv_out[0].val();
                 for j in 0..c {
                     t.own[j].next = self.own[j].val();
                     t.par_v[j].next = self.par_v[j].val();
@@ -439,6 +443,8 @@ impl<const W: usize> Logic for Decoders<W> {
         }
         for t in self.tree.iter_mut() {
             t.wflit.connect();
+            t.arr_cls.connect();
+            t.dv_out.connect();
             for s in t
                 .own
                 .iter_mut()

@@ -267,6 +267,9 @@ pub struct Decode<const W: usize> {
     ho: Signal<Local, Bits<O_W>>,
     hs: Signal<Local, Bit>,
     hcls: Signal<Local, Bits<CLASS_W>>,
+    /// The class of the link checks and the pool (`hcls`, or at a link
+    /// input the link's).
+    lcls: Signal<Local, Bits<CLASS_W>>,
     /// The routing sub-block's answer, one entry per block this router
     /// has (none otherwise): the tree block's `below`, `child`, port
     /// (valid, port, is the parent port) and own hit ([`tree::TreeRoute`]);
@@ -485,6 +488,7 @@ impl<const W: usize> Decode<W> {
             ho: Default::default(),
             hs: Default::default(),
             hcls: Default::default(),
+            lcls: Default::default(),
             tr_below: vdef(tree),
             tr_child: vdef(tree),
             tr_v: vdef(tree),
@@ -589,8 +593,16 @@ impl<const W: usize> Logic for Decode<W> {
             .val()
             .get_bits::<CLASS_W>(self.class_shift.val().index());
 
+        // The class the link checks and the pool read: at a link input the
+        // link's (a constant per node), since every outcome that reads them
+        // comes after the class check, which a header of another class
+        // fails (issue 12 item 3, area; `tree` module doc).
+        self.lcls.next = self.hcls.val();
+        if self.arr_is_link.val() {
+            self.lcls.next = self.arr_cls.val();
+        }
         for d in 0..4 {
-            self.lok[d].next = self.link_v[d].val() & (self.link_cls[d].val() == self.hcls.val());
+            self.lok[d].next = self.link_v[d].val() & (self.link_cls[d].val() == self.lcls.val());
         }
         // The header's class exists.
         self.class_ok.next = false;
@@ -774,7 +786,7 @@ impl<const W: usize> Logic for Decode<W> {
         // the class has a pool (the choice is 0 only for an empty pool).
         self.w_pool.next = 0.into();
         for c in 0..self._classes {
-            if self.hcls.val().index() == c {
+            if self.lcls.val().index() == c {
                 self.w_pool.next = self.pool[c].val();
             }
         }

@@ -15,6 +15,16 @@
 //! tables), the four child-range compares, the tree's port for `Node` (the
 //! first child whose range holds it, else the parent port), and whether
 //! that port is the parent's (an S=1 header must not go up).
+//!
+//! Which class's table (issue 12 item 3, area): at a link input the
+//! table of the link's class, a constant per node, instead of a mux by the
+//! header's class, unless the node has faulty outputs. A header of another
+//! class fails the class check, which comes first in both
+//! `routing::first_head` and `routing::trailing_head` (a trailing HEAD's
+//! class must be its worm's, and a link input's worm has the link's
+//! class), so no outcome reads this block's answer for it. Only
+//! `routing::diverted_head` routes a HEAD by its own class without that
+//! check, and a node without faulty outputs never diverts.
 
 use crate::arbiter::vdef;
 use crate::hw::*;
@@ -27,6 +37,13 @@ pub struct TreeRoute<const W: usize> {
     pub wflit: Signal<In, Bits<W>>,
     hnode: Signal<Local, Bits<W>>,
     hcls: Signal<Local, Bits<CLASS_W>>,
+    /// The class whose table is read (see the module doc).
+    lcls: Signal<Local, Bits<CLASS_W>>,
+    /// This input's arrival class and the node's faulty outputs (tied-off
+    /// tables), and whether the input is a link.
+    pub arr_cls: Signal<In, Bits<CLASS_W>>,
+    pub dv_out: Signal<In, Bits<O_W>>,
+    link: Constant<Bit>,
     node_shift: Constant<Bits<8>>,
     class_shift: Constant<Bits<8>>,
     /// The node's tree tables (`crate::tables`; index c, or c * 4 + d for
@@ -74,12 +91,17 @@ pub struct TreeRoute<const W: usize> {
 }
 
 impl<const W: usize> TreeRoute<W> {
-    /// The block of a network of `nodes` nodes with `classes` trees.
-    pub fn new(classes: usize, nodes: u32) -> Self {
+    /// The block of input `input` of a router of a network of `nodes`
+    /// nodes with `classes` trees.
+    pub fn new(classes: usize, nodes: u32, input: usize) -> Self {
         TreeRoute {
             wflit: Default::default(),
             hnode: Default::default(),
             hcls: Default::default(),
+            lcls: Default::default(),
+            arr_cls: Default::default(),
+            dv_out: Default::default(),
+            link: Constant::new(input < 4),
             node_shift: Constant::new((flit::NODE_SHIFT as u64).into()),
             class_shift: Constant::new((flit::CLASS_SHIFT as u64).into()),
             own: vdef(classes),
@@ -122,7 +144,11 @@ impl<const W: usize> Logic for TreeRoute<W> {
             .wflit
             .val()
             .get_bits::<CLASS_W>(self.class_shift.val().index());
-        // The table of the header's class (a mux over classes).
+        self.lcls.next = self.hcls.val();
+        if self.link.val() & (self.dv_out.val() == 0) {
+            self.lcls.next = self.arr_cls.val();
+        }
+        // The table of that class (a mux over classes).
         self.t_own.next = 0.into();
         self.t_par_v.next = false;
         self.t_par_d.next = 0.into();
@@ -132,7 +158,7 @@ impl<const W: usize> Logic for TreeRoute<W> {
             self.t_hi[d].next = 0.into();
         }
         for c in 0..self._classes {
-            if self.hcls.val().index() == c {
+            if self.lcls.val().index() == c {
                 self.t_own.next = self.own[c].val();
                 self.t_par_v.next = self.par_v[c].val();
                 self.t_par_d.next = self.par_d[c].val();
