@@ -4,7 +4,7 @@
 
 use wormcast_rtl::fabric_cfg::dstm_configs;
 use wormcast_rtl::Fault;
-use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::config::{RouterConfig, RouterParams, MAX_DEPTH};
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
 use wormcast_testbench::lockstep::router_lockstep;
@@ -68,8 +68,9 @@ fn local_fault_diversion_router_lockstep() {
 
 #[test]
 fn single_router_lockstep_other_params() {
-    // Depth 1 and 3, two injection channels, one consumption channel.
-    for (depth, inj, cons, seed) in [(1, 1, 2, 3u64), (3, 2, 1, 4)] {
+    // Depth 1, 3 and the largest (the FIFO's shifting slots: none, two,
+    // seven), two injection channels, one consumption channel.
+    for (depth, inj, cons, seed) in [(1, 1, 2, 3u64), (3, 2, 1, 4), (MAX_DEPTH, 1, 2, 5)] {
         let p = RouterParams {
             depth,
             injection: inj,

@@ -967,73 +967,87 @@ impl<const W: usize> Logic for Decode<W> {
                 self.r_two[k].val() | (self.r_seen[k].val() & self.reserved.val().get_bit(k));
         }
         self.multi.next = self.r_two[8].val();
-        // Defaults: no action; the request is always the head's.
+        // The request is always the head's (read only with `in_rq`).
         self.req.next = self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
-        self.strip.next = false;
-        self.divert.next = false;
-        self.send.next = false;
-        self.send_flit.next = self.head.val();
-        self.send_outs.next = 0.into();
-        self.release_tail.next = false;
-        self.drop.next = false;
+        // What the router core reads only under a condition is decided
+        // without it (issue 12 item 3, area: the conditions were a second
+        // copy of the state machine below in front of each of these
+        // outputs; docs/hardware.md 3n). The core reads `strip` and
+        // `divert` only with a grant, which needs `in_rq` (an idle input, a
+        // well-formed first HEAD at the head, setup done); `code` and
+        // `drop_state` only with `err` or `drop`; `send_outs`, `send_flit`
+        // and `release_tail` only when the flit goes, which needs `send`.
+        // Where they are read each equals what the state machine gives:
+        // the flit that goes is a TAIL exactly when it releases, an error
+        // or a drop goes back to `Idle` exactly at a TAIL (a TAIL at an
+        // idle input, or one dropped by an input that holds nothing), an
+        // error's code is the stored one at a HEAD and otherwise fixed by
+        // the kind, and only an `Active` input's HEAD with a split outcome
+        // sends elsewhere than to its reservation.
+        self.strip.next = self.q_strip.val();
+        self.divert.next = self.q_div.val();
+        self.release_tail.next = self.kind.val() == self.k_tail.val();
         self.drop_state.next = self.st_discard.val();
+        if self.kind.val() == self.k_tail.val() {
+            self.drop_state.next = self.st_idle.val();
+        }
+        if self.kind.val() == self.k_head.val() {
+            self.code.next = self.q_code.val();
+        } else if (self.kind.val() == self.k_body.val()) | (self.kind.val() == self.k_tail.val()) {
+            self.code.next = self.e_body_at_idle.val();
+        } else {
+            self.code.next = self.e_reserved_kind.val();
+        }
+        self.send_flit.next = self.head.val();
+        self.send_outs.next = self.reserved.val();
+        if (self.state.val() == self.st_active.val())
+            & (self.kind.val() == self.k_head.val())
+            & self.q_cons.val()
+        {
+            // routing::trailing_head's split, decided when the flit was
+            // written (`worm`): its one link, S set. In a trailing flit's
+            // outcome the bit `q_cons` reads is "split" (`SIDE_W`).
+            self.send_flit.next = self.head.val() | self.s_mask.val();
+            self.send_outs.next = bit_cast::<MASK_W, O_W>(self.q_links.val());
+        }
+        // The state machine (router::decide): whether the head is sent,
+        // dropped or malformed, or waits out the setup delay.
+        self.send.next = false;
+        self.drop.next = false;
         self.err.next = false;
-        self.code.next = 0.into();
         self.setup_wait.next = false;
 
         if self.nonempty.val() {
             if self.state.val() == self.st_idle.val() {
                 if self.kind.val() == self.k_head.val() {
-                    // The pre-decode's outcome, after the setup delay.
+                    // The pre-decode's outcome, after the setup delay; the
+                    // request is `req`, and the router's `in_rq` is 1
+                    // exactly when this HEAD may request.
                     if self.s_wait.val() {
                         self.setup_wait.next = true;
                     } else if self.q_err.val() {
                         self.err.next = true;
-                        self.code.next = self.q_code.val();
-                    } else {
-                        self.strip.next = self.q_strip.val();
-                        self.divert.next = self.q_div.val();
-                        // The request is `req`; the router's `in_rq` is 1
-                        // exactly in this case with a request.
                     }
-                } else if self.kind.val() == self.k_body.val() {
-                    self.err.next = true;
-                    self.code.next = self.e_body_at_idle.val();
-                } else if self.kind.val() == self.k_tail.val() {
-                    self.err.next = true;
-                    self.code.next = self.e_body_at_idle.val();
-                    self.drop_state.next = self.st_idle.val();
                 } else {
+                    // BODY or TAIL (BodyAtIdle), or a reserved kind.
                     self.err.next = true;
-                    self.code.next = self.e_reserved_kind.val();
                 }
             } else if self.state.val() == self.st_active.val() {
                 if self.kind.val() == self.k_head.val() {
                     // routing::trailing_head, decided when the flit was
-                    // written (`worm`): an error, a split's one link with
-                    // S set, or everything reserved. In a trailing flit's
-                    // outcome the bit `q_cons` reads is "split" (`SIDE_W`).
+                    // written: an error, else sent (above: to its split
+                    // link, or to everything reserved).
                     if self.q_err.val() {
                         self.err.next = true;
-                        self.code.next = self.q_code.val();
-                    } else if self.q_cons.val() {
-                        self.send.next = true;
-                        self.send_flit.next = self.head.val() | self.s_mask.val();
-                        self.send_outs.next = bit_cast::<MASK_W, O_W>(self.q_links.val());
                     } else {
                         self.send.next = true;
-                        self.send_outs.next = self.reserved.val();
                     }
-                } else if self.kind.val() == self.k_body.val() {
+                } else if (self.kind.val() == self.k_body.val())
+                    | (self.kind.val() == self.k_tail.val())
+                {
                     self.send.next = true;
-                    self.send_outs.next = self.reserved.val();
-                } else if self.kind.val() == self.k_tail.val() {
-                    self.send.next = true;
-                    self.send_outs.next = self.reserved.val();
-                    self.release_tail.next = true;
                 } else {
                     self.err.next = true;
-                    self.code.next = self.e_reserved_kind.val();
                 }
             } else if self.dv_on.val() & (self.state.val() == self.st_diverted.val()) {
                 // routing::diverted_head: a HEAD below a reserved link
@@ -1063,22 +1077,16 @@ impl<const W: usize> Logic for Decode<W> {
                     | (self.kind.val() == self.k_tail.val())
                 {
                     self.send.next = true;
-                    self.send_outs.next = self.reserved.val();
-                    self.release_tail.next = self.kind.val() == self.k_tail.val();
                 } else {
                     self.err.next = true;
-                    self.code.next = self.e_reserved_kind.val();
                 }
             } else if self.kind.val() == self.k_tail.val() {
                 // Discard: the TAIL releases what the worm holds, or is
                 // dropped at an input that holds nothing.
                 if self.reserved.val() == 0 {
                     self.drop.next = true;
-                    self.drop_state.next = self.st_idle.val();
                 } else {
                     self.send.next = true;
-                    self.send_outs.next = self.reserved.val();
-                    self.release_tail.next = true;
                 }
             } else {
                 self.drop.next = true;
