@@ -189,22 +189,26 @@ pub struct Decode<const W: usize> {
     pub setup_wait: Signal<Out, Bit>,
     /// The head's request: what a first HEAD that may request (router
     /// register `in_rq`) requests, undefined otherwise; strip-on-grant,
-    /// worm class.
+    /// worm class (`strip`, `divert` and `hclass` are meaningful only
+    /// with a grant, which needs `in_rq`).
     pub req: Signal<Out, Bits<MASK_W>>,
     pub strip: Signal<Out, Bit>,
     /// The request is a diversion: the grant enters `Diverted`.
     pub divert: Signal<Out, Bit>,
     pub hclass: Signal<Out, Bits<CLASS_W>>,
     /// Send `send_flit` to all of `send_outs` when they can all load;
-    /// `release_tail` frees the reservation (TAIL).
+    /// `release_tail` frees the reservation (TAIL). The last three are
+    /// meaningful only with `send`.
     pub send: Signal<Out, Bit>,
     pub send_flit: Signal<Out, Bits<W>>,
     pub send_outs: Signal<Out, Bits<MASK_W>>,
     pub release_tail: Signal<Out, Bit>,
-    /// Pop the head unconditionally and move to `drop_state`.
+    /// Pop the head unconditionally and move to `drop_state` (meaningful
+    /// only with `drop` or `err`).
     pub drop: Signal<Out, Bit>,
     pub drop_state: Signal<Out, Bits<STATE_W>>,
-    /// Malformed: count it, with this code (implies `drop`).
+    /// Malformed: count it, with this code (meaningful only with `err`),
+    /// and move to `drop_state`.
     pub err: Signal<Out, Bit>,
     pub code: Signal<Out, Bits<ERR_CODE_W>>,
 
