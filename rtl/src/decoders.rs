@@ -30,9 +30,13 @@ pub struct Decoders<const W: usize> {
     /// input's `state`, `reserved`, worm register, its setup counter's state
     /// (`Decode::sok`).
     pub head: Vec<Signal<In, Bits<W>>>,
-    /// Per input: the flit entering the FIFO, its pre-decode (to the FIFO)
-    /// and the head's pre-decode (from the FIFO), see `Decode::side`.
+    /// Per input: the flit entering the FIFO's head slot, its pre-decode
+    /// (to the FIFO) and the head's pre-decode (from the FIFO), see
+    /// `Decode::side`.
     pub wflit: Vec<Signal<In, Bits<W>>>,
+    /// Per input with a tree block (none in a mesh router): `wflit`'s
+    /// high-zero bit (`InputFifo::enter_hz`).
+    pub whz: Vec<Signal<In, Bit>>,
     pub side: Vec<Signal<Out, Bits<SIDE_W>>>,
     pub hside: Vec<Signal<In, Bits<SIDE_W>>>,
     pub nonempty: Vec<Signal<In, Bit>>,
@@ -114,6 +118,7 @@ impl<const W: usize> Decoders<W> {
         Decoders {
             head: vdef(n),
             wflit: vdef(n),
+            whz: vdef(n * (!mesh) as usize),
             side: vdef(n),
             hside: vdef(n),
             nonempty: vdef(n),
@@ -216,6 +221,7 @@ impl<const W: usize> Decoders<W> {
             // out, their node tables.
             if !self.tree.is_empty() {
                 w.push((format!("tree${i}$wflit"), format!("wflit${i}")));
+                w.push((format!("tree${i}$hz"), format!("whz${i}")));
                 w.push((format!("tree${i}$arr_cls"), format!("arr_cls${i}")));
                 w.push((format!("tree${i}$dv_out"), "dv_out$0".to_string()));
                 for (t, len) in [
@@ -341,6 +347,7 @@ impl<const W: usize> Logic for Decoders<W> {
             // The routing sub-blocks, as `wires` lists them.
             if let Some(t) = self.tree.get_mut(i) {
                 t.wflit.next = self.wflit[i].val();
+                t.hz.next = self.whz[i].val();
                 t.arr_cls.next = self.arr_cls[i].val();
                 t.dv_out.next = self.dv_out[0].val();
                 for j in 0..c {
@@ -443,6 +450,7 @@ impl<const W: usize> Logic for Decoders<W> {
         }
         for t in self.tree.iter_mut() {
             t.wflit.connect();
+            t.hz.connect();
             t.arr_cls.connect();
             t.dv_out.connect();
             for s in t

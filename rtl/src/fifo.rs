@@ -1,6 +1,6 @@
 //! The input buffer of one router input (ARCHITECTURE §3 "Link protocol"):
-//! `depth` flits (each with its pre-decode, `Decode::side`) with a fill
-//! `count`, plus the registered `ready` sent upstream.
+//! `depth` flits with a fill `count`, plus the registered `ready` sent
+//! upstream, and the head's pre-decode (`Decode::side`).
 //!
 //! Same contract as the native `router::fifo::Fifo` and the accept step of
 //! `router::step`: a flit is pushed at an edge when the upstream `valid` and
@@ -34,14 +34,21 @@
 //! a flit nobody reads. At depth 2 this halves the flip-flops the pop
 //! enables (issue 12 item 3, timing: the pop's enable net ended the
 //! router's critical path at a last-slot flip-flop).
+//!
+//! Only the head carries a pre-decode (issue 12 item 3, area): it is
+//! computed from what slot 0 loads (`enter_flit`, the second flit or the
+//! upstream flit, chosen by `count`) and loaded with slot 0. Flits enter
+//! slot 0 one at a time and in the order they were pushed, so the
+//! router's worm register, now loaded as each flit enters slot 0, takes
+//! the same sequence of values as when it was loaded as each flit was
+//! pushed, and each flit's pre-decode is the same. Decoding the upstream flit as it was
+//! pushed needed the pre-decode in every slot and a multiplexer for it
+//! in front of slot 0 (`synth_xilinx`: 1 114 → 1 056 LUTs with
+//! `enter_hz`; docs/hardware.md 3o).
 
 use crate::decode::SIDE_W;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::MAX_DEPTH;
-
-// rust-hdl's generated Verilog spells indices as literals: `srq` reads
-// slot 1's pre-decode bit `decode::SIDE_RQ` as bit 15.
-const _: () = assert!(crate::decode::SIDE_RQ == 15);
 
 /// Width of `count` (0..=`MAX_DEPTH`).
 pub const COUNT_W: usize = 4;
@@ -54,7 +61,8 @@ pub struct InputFifo<const W: usize> {
     /// Upstream flit and valid (the link wires).
     pub in_flit: Signal<In, Bits<W>>,
     pub in_valid: Signal<In, Bit>,
-    /// The flit's pre-decode (`Decode::side`), stored beside it.
+    /// The pre-decode (`Decode::side`) of `enter_flit`, stored beside
+    /// the head when slot 0 loads.
     pub in_side: Signal<In, Bits<SIDE_W>>,
     /// Drop the head flit at this edge (the router core decided it left).
     pub pop: Signal<In, Bit>,
@@ -62,6 +70,19 @@ pub struct InputFifo<const W: usize> {
     pub head: Signal<Out, Bits<W>>,
     /// The head flit's pre-decode.
     pub head_side: Signal<Out, Bits<SIDE_W>>,
+    /// What slot 0 loads when it loads: the second flit when there is
+    /// one (`count` >= 2), else the upstream flit. Chosen by `count`
+    /// alone, a register, so it is known early in the cycle; the router
+    /// pre-decodes it (`in_side`).
+    pub enter_flit: Signal<Out, Bits<W>>,
+    /// Whether `enter_flit`'s bits under `zmask` are all 0 (for a HEAD:
+    /// its `Node` fits the address width), computed as each flit is
+    /// pushed and carried beside it, one bit a slot. The tree routing
+    /// block reads it instead of an OR over `enter_flit`'s upper bits:
+    /// behind the slot multiplexer that OR took two LUT levels and about
+    /// ten Xilinx LUTs an input, here it is one OR of the upstream flit
+    /// and one more multiplexer bit (issue 12 item 3, area).
+    pub enter_hz: Signal<Out, Bit>,
     /// Flits held (register `count`).
     pub count: Signal<Out, Bits<COUNT_W>>,
     /// Registered ready to the upstream sender (register `ready`).
@@ -69,23 +90,23 @@ pub struct InputFifo<const W: usize> {
     /// `count` > 0, as its own register: the decode reads it first thing
     /// on the router's longest path (issue 12, timing).
     pub nonempty: Signal<Out, Bit>,
-    /// The second flit's "may request" pre-decode bit (slot 1, side bit
-    /// `decode::SIDE_RQ`; meaningful when `count` >= 2, 0 at depth 1):
-    /// the head after a pop, which a router without a setup delay
-    /// qualifies one edge early (`Router::in_rq`, issue 12 item 3,
-    /// timing). A register output, like `head`.
-    pub srq: Signal<Out, Bit>,
 
     /// Slot 0 is the head, slot k the k-th flit behind it.
     slot: Vec<DFF<Bits<W>>>,
-    sslot: Vec<DFF<Bits<SIDE_W>>>,
+    /// The head's pre-decode: slot 0's only.
+    sslot: DFF<Bits<SIDE_W>>,
+    /// Slot k's `enter_hz` bit (slot 0's is never read; synthesis drops it).
+    zslot: Vec<DFF<Bit>>,
+    zmask: Constant<Bits<W>>,
+    /// The upstream flit's `enter_hz` bit, and what slot k's bit loads.
+    in_hz: Signal<Local, Bit>,
+    znxt: Vec<Signal<Local, Bit>>,
     cnt: DFF<Bits<COUNT_W>>,
     rdy: DFF<Bit>,
     ne: DFF<Bit>,
     push: Signal<Local, Bit>,
     /// What slot k loads when it is enabled, chosen by `count` only.
     nxt: Vec<Signal<Local, Bits<W>>>,
-    snxt: Vec<Signal<Local, Bits<SIDE_W>>>,
     cnt_m1: Signal<Local, Bits<COUNT_W>>,
     cnt_next: Signal<Local, Bits<COUNT_W>>,
     depth_c: Constant<Bits<COUNT_W>>,
@@ -109,13 +130,14 @@ pub struct InputFifo<const W: usize> {
 }
 
 impl<const W: usize> InputFifo<W> {
-    /// A FIFO of `depth` slots (1..=`MAX_DEPTH`).
-    pub fn new(depth: usize) -> Self {
-        Self::with_fault(depth, false)
+    /// A FIFO of `depth` slots (1..=`MAX_DEPTH`); `zmask` the flit bits
+    /// `enter_hz` checks.
+    pub fn new(depth: usize, zmask: u64) -> Self {
+        Self::with_fault(depth, zmask, false)
     }
 
     /// See [`crate::Fault::ReadyBeforeEdge`].
-    pub fn with_fault(depth: usize, broken: bool) -> Self {
+    pub fn with_fault(depth: usize, zmask: u64, broken: bool) -> Self {
         assert!((1..=MAX_DEPTH).contains(&depth), "depth {depth}");
         InputFifo {
             clock: Default::default(),
@@ -124,20 +146,24 @@ impl<const W: usize> InputFifo<W> {
             in_valid: Default::default(),
             in_side: Default::default(),
             head_side: Default::default(),
+            enter_flit: Default::default(),
             pop: Default::default(),
             head: Default::default(),
             count: Default::default(),
             ready: Default::default(),
             slot: (0..depth).map(|_| DFF::default()).collect(),
-            sslot: (0..depth).map(|_| DFF::default()).collect(),
+            sslot: Default::default(),
+            zslot: (0..depth).map(|_| DFF::default()).collect(),
+            zmask: Constant::new(zmask.into()),
+            in_hz: Default::default(),
+            znxt: (0..depth).map(|_| Default::default()).collect(),
+            enter_hz: Default::default(),
             cnt: Default::default(),
             rdy: Default::default(),
             ne: Default::default(),
             nonempty: Default::default(),
-            srq: Default::default(),
             push: Default::default(),
             nxt: (0..depth).map(|_| Default::default()).collect(),
-            snxt: (0..depth).map(|_| Default::default()).collect(),
             cnt_m1: Default::default(),
             cnt_next: Default::default(),
             depth_c: Constant::new((depth as u64).into()),
@@ -165,38 +191,47 @@ fn count_mask(depth: usize) -> u64 {
 impl<const W: usize> Logic for InputFifo<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cnt, rdy, ne);
+        dff_setup!(self, clock, cnt, rdy, ne, sslot);
         for k in 0..self._depth {
             self.slot[k].clock.next = self.clock.val();
             self.slot[k].d.next = self.slot[k].q.val();
-            self.sslot[k].clock.next = self.clock.val();
-            self.sslot[k].d.next = self.sslot[k].q.val();
+            self.zslot[k].clock.next = self.clock.val();
+            self.zslot[k].d.next = self.zslot[k].q.val();
         }
         self.count.next = self.cnt.q.val();
         self.ready.next = self.rdy.q.val();
         self.nonempty.next = self.ne.q.val();
         self.head.next = self.slot[0].q.val();
-        self.head_side.next = self.sslot[0].q.val();
-        self.srq.next = false;
-        for k in 0..self._second {
-            self.srq.next = self.sslot[1 + k].q.val().get_bit(15);
-        }
+        self.head_side.next = self.sslot.q.val();
         self.push.next = self.in_valid.val() & self.rdy.q.val();
+        self.in_hz.next = (self.in_flit.val() & self.zmask.val()) == 0;
         self.cnt_m1.next = self.cnt.q.val() - 1;
         for k in 0..self._depth {
             self.nxt[k].next = self.in_flit.val();
-            self.snxt[k].next = self.in_side.val();
+            self.znxt[k].next = self.in_hz.val();
         }
         for k in 0..self._shift {
             if self.kc2[k].val() <= self.cnt.q.val() {
                 self.nxt[k].next = self.slot[k + 1].q.val();
-                self.snxt[k].next = self.sslot[k + 1].q.val();
+                self.znxt[k].next = self.zslot[k + 1].q.val();
+            }
+        }
+        // `enter_flit` and `enter_hz` are slot 0's `nxt` and `znxt`,
+        // computed apart: an output computed through the same local as a
+        // slot's `d`, which the pop enables, reads to Verilator's lint as a
+        // combinational loop through the router (UNOPTFLAT).
+        self.enter_flit.next = self.in_flit.val();
+        self.enter_hz.next = (self.in_flit.val() & self.zmask.val()) == 0;
+        for k in 0..self._second {
+            if self.kc2[0].val() <= self.cnt.q.val() {
+                self.enter_flit.next = self.slot[1 + k].q.val();
+                self.enter_hz.next = self.zslot[1 + k].q.val();
             }
         }
         for k in 0..self._shift {
             if self.pop.val() | (self.cnt.q.val() <= self.kc[k].val()) {
                 self.slot[k].d.next = self.nxt[k].val();
-                self.sslot[k].d.next = self.snxt[k].val();
+                self.zslot[k].d.next = self.znxt[k].val();
             }
         }
         // The last slot loads whenever a push may come (`ready`); see the
@@ -204,8 +239,13 @@ impl<const W: usize> Logic for InputFifo<W> {
         for k in self._shift..self._depth {
             if self.rdy.q.val() {
                 self.slot[k].d.next = self.nxt[k].val();
-                self.sslot[k].d.next = self.snxt[k].val();
+                self.zslot[k].d.next = self.znxt[k].val();
             }
+        }
+        // Slot 0's pre-decode loads with slot 0 (at depth 1 slot 0 is the
+        // last slot, and loads when `ready`).
+        if self.pop.val() | !self.ne.q.val() {
+            self.sslot.d.next = self.in_side.val();
         }
         self.cnt_next.next = self.cnt.q.val();
         if self.pop.val() & !self.push.val() {

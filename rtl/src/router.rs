@@ -25,10 +25,11 @@ use crate::popcount::{Popcount, COUNT_W};
 use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::flit;
 use wormcast_sim::router::InState;
 
 // rust-hdl's generated Verilog spells indices as literals: `in_rq` reads
-// the pushed flit's pre-decode bit `decode::SIDE_RQ` as bit 15.
+// the entering flit's pre-decode bit `decode::SIDE_RQ` as bit 15.
 const _: () = assert!(crate::decode::SIDE_RQ == 15);
 
 /// Deliberate faults for the lockstep self-test: a correct comparator must
@@ -121,8 +122,10 @@ pub struct Router<const W: usize> {
     /// the arbiter's request is this bit and the head's stored pre-decode
     /// instead of the state, the head's kind and its error bit (issue 12
     /// item 3, timing). Without a setup delay the head after the edge is
-    /// known before the edge: after a pop the FIFO's second flit (`srq`)
-    /// or the flit pushed now, whose input is idle exactly when
+    /// known before the edge: after a pop the flit entering the head slot
+    /// (`InputFifo::enter_flit`, whose pre-decode the decode makes this
+    /// cycle: the second flit or the flit pushed now), whose input is
+    /// idle exactly when
     /// the flit that leaves is a TAIL (every TAIL
     /// leaves an input idle, releasing or dropped, and every other flit
     /// leaves it busy: granted, discarding, or still owning outputs);
@@ -132,12 +135,14 @@ pub struct Router<const W: usize> {
     /// function of the registers the lockstep compares, and a wrong value
     /// shows there as a wrong grant.
     pub in_rq: Vec<DFF<Bit>>,
-    /// The worm register of the write side (`decode::WORM_W`,
-    /// `Decode::worm`): whether the next flit written is the first of a
-    /// worm, and that first HEAD's links, reservation size and class, so
-    /// that each later flit's trailing-HEAD outcome is decided as it is
-    /// written (issue 12 item 3, timing). Loaded on every push; 1 (the
-    /// next flit is a first one) after a reset, which empties the FIFO. No
+    /// The worm register (`decode::WORM_W`, `Decode::worm`): whether the
+    /// next flit to enter the head slot is the first of a worm, and that
+    /// first HEAD's links, reservation size and class, so that each later
+    /// flit's trailing-HEAD outcome is decided as it enters the head slot
+    /// (issue 12 item 3, timing). Loaded as each flit enters the head slot
+    /// (`enter`; flits enter it in the order they were pushed, see
+    /// `crate::fifo`); 1 (the next flit is a first one) after a reset,
+    /// which empties the FIFO. No
     /// native twin: a function of the flits that entered, and a wrong
     /// outcome shows in the lockstep as a wrong send or error.
     pub in_worm: Vec<DFF<Bits<WORM_W>>>,
@@ -206,13 +211,17 @@ pub struct Router<const W: usize> {
     /// false combinational loop (UNOPTFLAT: the router's one `always`
     /// block reads it and writes the FIFO's `pop`).
     push_w: Vec<Signal<Local, Bit>>,
+    /// A flit enters input i's head slot at this edge (`in_worm`).
+    enter: Vec<Signal<Local, Bit>>,
     /// Without a setup delay only (empty with one), for `in_rq`: the head
-    /// is a TAIL; and the constants it is compared with. (Whether the
-    /// head, the second flit or the flit entering may request is its
-    /// pre-decode bit `decode::SIDE_RQ`.)
+    /// is a TAIL; and the constant it is compared with. (Whether the head
+    /// or the flit entering the head slot may request is its pre-decode
+    /// bit `decode::SIDE_RQ`.)
     tl: Vec<Signal<Local, Bit>>,
     k_tail: Vec<Constant<Bits<KIND_W>>>,
-    two: Vec<Constant<Bits<FIFO_COUNT_W>>>,
+    /// A second flit is there (`count >= 2`): after a pop it enters the
+    /// head slot (`enter`, `in_rq`).
+    two: Constant<Bits<FIFO_COUNT_W>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
     setup_one: Constant<Bits<SETUP_W>>,
     /// `setup_cycles - 1`, one entry with a setup delay, none without.
@@ -246,6 +255,17 @@ pub struct Router<const W: usize> {
     /// 1 without a setup delay, else 0.
     _n_fast: usize,
     _n_defer: usize,
+    /// 1 with tree blocks in the decode (torus routing), else 0.
+    _n_tree: usize,
+}
+
+/// The flit bits above a `Node` field of `nodes` addresses (the FIFO's
+/// `enter_hz` checks that they are 0, as the tree block's address compare
+/// needs; `crate::decode::tree`).
+fn high_zero_mask(nodes: u32, w: usize) -> u64 {
+    let width = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    !((crate::tables::node_mask(nodes) << flit::NODE_SHIFT) | ((1u64 << flit::NODE_SHIFT) - 1))
+        & width
 }
 
 impl<const W: usize> Router<W> {
@@ -295,7 +315,13 @@ impl<const W: usize> Router<W> {
             err_count_o: Default::default(),
             err_code_o: Default::default(),
             fifo: (0..n_in)
-                .map(|_| InputFifo::with_fault(p.depth, fault == Fault::ReadyBeforeEdge))
+                .map(|_| {
+                    InputFifo::with_fault(
+                        p.depth,
+                        high_zero_mask(cfg.node_count, W),
+                        fault == Fault::ReadyBeforeEdge,
+                    )
+                })
                 .collect(),
             t_own: vdef(len("own")),
             t_par_v: vdef(len("par_v")),
@@ -333,6 +359,7 @@ impl<const W: usize> Router<W> {
             in_rq: vdef(n_in),
             in_worm: vdef(n_in),
             push_w: vdef(n_in),
+            enter: vdef(n_in),
             in_strip: vdef(n_in * n_defer),
             setup_c: (0..n_setup)
                 .map(|_| Constant::new((q.setup_cycles as u64 - 1).into()))
@@ -370,7 +397,7 @@ impl<const W: usize> Router<W> {
             k_tail: (0..n_fast)
                 .map(|_| Constant::new(wormcast_sim::flit::KIND_TAIL.into()))
                 .collect(),
-            two: (0..n_fast).map(|_| Constant::new(2u64.into())).collect(),
+            two: Constant::new(2u64.into()),
             setup_inc: vdef(n_in),
             setup_one: Constant::new(1u64.into()),
             nerr: Popcount::new(n_in),
@@ -398,6 +425,7 @@ impl<const W: usize> Router<W> {
             _n_setup: n_setup,
             _n_fast: n_fast,
             _n_defer: n_defer,
+            _n_tree: (!p.routing.is_mesh()) as usize,
         }
     }
 
@@ -530,7 +558,10 @@ impl<const W: usize> Logic for Router<W> {
             self.i_ready[i].next = self.fifo[i].ready.val();
 
             self.dec.head[i].next = self.fifo[i].head.val();
-            self.dec.wflit[i].next = self.i_flit[i].val();
+            self.dec.wflit[i].next = self.fifo[i].enter_flit.val();
+            for k in 0..self._n_tree {
+                self.dec.whz[i + k].next = self.fifo[i].enter_hz.val();
+            }
             self.dec.hside[i].next = self.fifo[i].head_side.val();
             self.fifo[i].in_side.next = self.dec.side[i].val();
             self.dec.nonempty[i].next = self.fifo[i].nonempty.val();
@@ -548,9 +579,6 @@ impl<const W: usize> Logic for Router<W> {
             self.dec.reach[i].next = self.t_reach[i].val().get_bits::<O_W>(0);
             self.in_worm[i].d.next = self.in_worm[i].q.val();
             self.push_w[i].next = self.i_valid[i].val() & self.fifo[i].ready.val();
-            if self.push_w[i].val() {
-                self.in_worm[i].d.next = self.dec.worm_n[i].val();
-            }
             // Masked with what the input can reach (`t_reach`, issue 12
             // item 3): nothing a first HEAD that may request asks for, but
             // inputs that share no reachable output then never conflict,
@@ -579,6 +607,14 @@ impl<const W: usize> Logic for Router<W> {
                     | self.in_strip[i + k].q.val();
             }
             self.fifo[i].pop.next = self.popi[i].val();
+            // A flit enters the head slot: the second flit or the one
+            // pushed now after a pop, the one pushed now into an empty FIFO.
+            self.enter[i].next = (self.popi[i].val()
+                & ((self.fifo[i].count.val() >= self.two.val()) | self.push_w[i].val()))
+                | (!self.fifo[i].nonempty.val() & self.push_w[i].val());
+            if self.enter[i].val() {
+                self.in_worm[i].d.next = self.dec.worm_n[i].val();
+            }
             // Header setup counter: up while a first HEAD waits, 0 on a pop.
             self.setup_inc[i].next = self.in_setup[i].q.val() + self.setup_one.val();
             if self.dec.setup_wait[i].val() {
@@ -753,15 +789,11 @@ impl<const W: usize> Logic for Router<W> {
                 self.tl[i + k].next =
                     self.fifo[i].head.val().get_bits::<KIND_W>(0) == self.k_tail[k].val();
                 if self.popi[i].val() {
-                    // The head after the pop: the second flit, else the
-                    // flit pushed now.
-                    if self.fifo[i].count.val() >= self.two[k].val() {
-                        self.in_rq[i].d.next = self.tl[i + k].val() & self.fifo[i].srq.val();
-                    } else {
-                        self.in_rq[i].d.next = self.tl[i + k].val()
-                            & self.push_w[i].val()
-                            & self.dec.side[i].val().get_bit(15);
-                    }
+                    // The head after the pop: the flit entering the head
+                    // slot, if one does.
+                    self.in_rq[i].d.next = self.tl[i + k].val()
+                        & ((self.fifo[i].count.val() >= self.two.val()) | self.push_w[i].val())
+                        & self.dec.side[i].val().get_bit(15);
                 } else if self.fifo[i].nonempty.val() {
                     self.in_rq[i].d.next = (self.in_state[i].q.val() == self.st_idle.val())
                         & !self.arb.grant[i].val()

@@ -22,7 +22,7 @@ use wormcast_sim::router::mesh::MeshConsts;
 
 #[derive(LogicBlock)]
 pub struct HamRoute<const W: usize> {
-    /// The flit entering the FIFO: the header's `Node` (a Hamiltonian
+    /// The flit entering the head slot (`InputFifo::enter_flit`): the header's `Node` (a Hamiltonian
     /// label).
     pub wflit: Signal<In, Bits<W>>,
     hnode: Signal<Local, Bits<W>>,
@@ -119,7 +119,7 @@ impl<const W: usize> Logic for HamRoute<W> {
 
 #[derive(LogicBlock)]
 pub struct GridRoute<const W: usize> {
-    /// The flit entering the FIFO: the header's `Node` (a packed address,
+    /// The flit entering the head slot (`InputFifo::enter_flit`): the header's `Node` (a packed address,
     /// y above x).
     pub wflit: Signal<In, Bits<W>>,
     hnode: Signal<Local, Bits<W>>,

@@ -10,13 +10,15 @@
 //! torus router carries no mesh logic and a mesh router no tree tables.
 //!
 //! Purely combinational, in two halves. The pre-decode reads the flit
-//! entering the FIFO (`wflit`), which the routing block reads too (it takes
+//! entering the FIFO's head slot (`wflit`, `InputFifo::enter_flit`: the
+//! second flit or the upstream one, chosen by the fill), which the
+//! routing block reads too (it takes
 //! `Node` from `wflit` itself, so no path runs from the skeleton into the
 //! block and back, a false loop Verilator's lint reports as UNOPTFLAT),
 //! and from the block's answer and the node's constant tables makes the
 //! first-HEAD checks and outcome, or for a later flit of a worm its
 //! trailing-HEAD outcome against the worm's first HEAD (`worm`). Its
-//! result (`side`, `SIDE_W` bits) is stored beside the flit (issue 12
+//! result (`side`, `SIDE_W` bits) is stored beside the head (issue 12
 //! item 3: the table compares and the trailing rules leave the paths from
 //! the FIFO head through the arbiter and through the send handshake, which
 //! had set the router's clock). The second half reads the head, its stored
@@ -92,7 +94,7 @@ pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
 // The consumption choice is a priority chain over four channels.
 const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 
-/// Width of a flit's pre-decode, stored beside it in the input FIFO
+/// Width of a flit's pre-decode, stored beside the head in the input FIFO
 /// ([`Decode::side`]). Layout, bit 0 up, for the first flit of a worm
 /// (the one its input meets idle): first-HEAD error (1); its code if it is
 /// an error, else its link request O1..O4 (4); consumption request bit 0
@@ -107,7 +109,7 @@ const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 /// HEAD either raises an error, whose code is all the head needs, or
 /// requests links, and never both; one field saves four flip-flops a slot
 /// and their head multiplexers. Why the two outcomes share bits: which one
-/// a flit needs is known when it is written (see `Decode::worm`), and a
+/// a flit needs is known when it enters the head slot (see `Decode::worm`), and a
 /// first flit that the head meets `Active` (a HEAD forwarded unstripped)
 /// always sends to everything its input reserved, which its first-HEAD
 /// fields already say: no error, no consumption request, so "no split".
@@ -129,7 +131,7 @@ pub const SIDE_RQ: usize = 15;
 const _: () = assert!(SIDE_RQ == 15 && SIDE_RQ + 1 == SIDE_W);
 
 /// Width of an input's worm register (`Router::in_worm`, [`Decode::worm`]).
-/// Layout, bit 0 up: the next flit written is the first of a worm (1); the
+/// Layout, bit 0 up: the next flit to enter the head slot is the first of a worm (1); the
 /// first HEAD's link request (4); it reserves more than one output (1);
 /// more than one link (1); its class (`CLASS_W`).
 pub const WORM_W: usize = 7 + CLASS_W;
@@ -139,23 +141,26 @@ const _: () = assert!(ERR_CODE_W == O_W);
 pub struct Decode<const W: usize> {
     /// FIFO head and whether the FIFO holds a flit.
     pub head: Signal<In, Bits<W>>,
-    /// The flit entering the FIFO this cycle, and its pre-decode, written
-    /// into the FIFO beside it (issue 12 item 3): the routing function of
-    /// a flit depends only on the flit and the node's constant tables, so
-    /// it is computed while the flit is written, off the path from the
-    /// FIFO head through the arbiter. `hside` is the head's pre-decode.
+    /// The flit entering the FIFO's head slot if slot 0 loads this cycle,
+    /// and its pre-decode, loaded beside it (issue 12 item 3): the
+    /// routing function of a flit depends only on the flit, the node's
+    /// constant tables and the worm register, so it is computed while the
+    /// flit enters the head slot, off the path from the head through the
+    /// arbiter. `hside` is the head's pre-decode.
     pub wflit: Signal<In, Bits<W>>,
     pub side: Signal<Out, Bits<SIDE_W>>,
     pub hside: Signal<In, Bits<SIDE_W>>,
     /// The input's worm register (`Router::in_worm`, `WORM_W` layout),
-    /// and its next value when `wflit` is written. Every flit but a worm's
-    /// first is a trailing flit of the worm whose first flit was written
-    /// last (an input is idle exactly after a TAIL, so the first flit
-    /// written after one is the flit the head will meet idle), and a
+    /// and its next value when `wflit` enters the head slot (flits enter
+    /// it in the order they were pushed, `crate::fifo`). Every flit but a
+    /// worm's first is a trailing flit of the worm whose first flit
+    /// entered last (an input is idle exactly after a TAIL, so the first
+    /// flit to enter after one is the flit the head will meet idle), and a
     /// trailing HEAD's outcome (`routing::trailing_head`) depends on the
     /// flit and on what its worm's first HEAD reserved, whose link part and
     /// size are that HEAD's pre-decode. So the outcome is decided as the
-    /// flit is written and stored beside it (issue 12 item 3, timing): the
+    /// flit enters the head slot and stored beside it (issue 12 item 3,
+    /// timing): the
     /// class, range and split checks and the child-port choice leave the
     /// path from the FIFO head through the send handshake to the output
     /// registers' enables, which had set the router's clock.
@@ -587,7 +592,7 @@ impl<const W: usize> Decode<W> {
 impl<const W: usize> Logic for Decode<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        // Header fields (flit.rs layout) of the flit being written: the
+        // Header fields (flit.rs layout) of the flit entering the head slot: the
         // pre-decode below reads only these and the node's tables.
         self.hc.next = self.wflit.val().get_bit(self.c_bit.val().index());
         self.ho.next = self.wflit.val().get_bits::<O_W>(self.o_shift.val().index());
@@ -772,7 +777,7 @@ impl<const W: usize> Logic for Decode<W> {
             self.p_links.next = self.one4.val() << self.f_d.val();
         }
         // The worm register (`worm`): a first flit's fields for the flits
-        // after it; a TAIL makes the next flit written a first one.
+        // after it; a TAIL makes the next flit to enter a first one.
         self.w_first.next = self.worm.val().get_bit(0);
         self.w_links.next = self.worm.val().get_bits::<O_W>(1);
         self.w_multi.next = self.worm.val().get_bit(5);

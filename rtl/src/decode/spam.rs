@@ -17,7 +17,7 @@ use wormcast_sim::flit;
 
 #[derive(LogicBlock)]
 pub struct SpamRoute<const W: usize> {
-    /// The flit entering the FIFO: the header's `Node`.
+    /// The flit entering the head slot (`InputFifo::enter_flit`): the header's `Node`.
     pub wflit: Signal<In, Bits<W>>,
     hnode: Signal<Local, Bits<W>>,
     node_shift: Constant<Bits<8>>,

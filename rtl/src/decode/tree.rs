@@ -10,7 +10,7 @@
 //! a router carries exactly the routing logic its function uses (a mesh
 //! router has no tree tables and no child-range comparators at all).
 //!
-//! Combinational, on the flit entering the FIFO (the pre-decode half): the
+//! Combinational, on the flit entering the FIFO's head slot (the pre-decode half): the
 //! table of the header's class (a mux over classes of the node's tied-off
 //! tables), the four child-range compares, the tree's port for `Node` (the
 //! first child whose range holds it, else the parent port), and whether
@@ -33,7 +33,7 @@ use wormcast_sim::flit;
 
 #[derive(LogicBlock)]
 pub struct TreeRoute<const W: usize> {
-    /// The flit entering the FIFO: the header's `Node` and class.
+    /// The flit entering the head slot (`InputFifo::enter_flit`): the header's `Node` and class.
     pub wflit: Signal<In, Bits<W>>,
     hnode: Signal<Local, Bits<W>>,
     hcls: Signal<Local, Bits<CLASS_W>>,
@@ -70,8 +70,10 @@ pub struct TreeRoute<const W: usize> {
     /// 3, area: 4-bit instead of 22-bit comparators on a 4×4 torus with
     /// 32-bit flits). `NodeTables::new` asserts the tables fit.
     nmask: Constant<Bits<W>>,
-    /// `Node` has no bit above the low `b`, and those bits.
-    hz: Signal<Local, Bit>,
+    /// `Node`'s bits above the address width are all 0: the FIFO's
+    /// `enter_hz`, computed as the flit was pushed (`crate::fifo`).
+    pub hz: Signal<In, Bit>,
+    /// `Node`'s low bits, those of the address width.
     hl: Signal<Local, Bits<W>>,
     /// The tree's port for `Node`: valid (invalid only above the root) and
     /// port; `up` when that port is the parent port.
@@ -138,7 +140,6 @@ impl<const W: usize> Logic for TreeRoute<W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.hnode.next = self.wflit.val() >> self.node_shift.val();
-        self.hz.next = (self.hnode.val() & !self.nmask.val()) == 0;
         self.hl.next = self.hnode.val() & self.nmask.val();
         self.hcls.next = self
             .wflit
