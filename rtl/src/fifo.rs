@@ -242,8 +242,9 @@ impl<const W: usize> Logic for InputFifo<W> {
                 self.zslot[k].d.next = self.znxt[k].val();
             }
         }
-        // Slot 0's pre-decode loads with slot 0 (at depth 1 slot 0 is the
-        // last slot, and loads when `ready`).
+        // Slot 0's pre-decode loads with slot 0. (At depth 1 slot 0 is the
+        // last slot and loads only when empty; with a pop the FIFO is
+        // empty after the edge, so what this loads then is never read.)
         if self.pop.val() | !self.ne.q.val() {
             self.sslot.d.next = self.in_side.val();
         }
