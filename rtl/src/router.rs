@@ -262,10 +262,9 @@ pub struct Router<const W: usize> {
 /// The flit bits above a `Node` field of `nodes` addresses (the FIFO's
 /// `enter_hz` checks that they are 0, as the tree block's address compare
 /// needs; `crate::decode::tree`).
-fn high_zero_mask(nodes: u32, w: usize) -> u64 {
-    let width = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+fn high_zero_mask(nodes: u32, format: &flit::FlitFormat) -> u64 {
     !((crate::tables::node_mask(nodes) << flit::NODE_SHIFT) | ((1u64 << flit::NODE_SHIFT) - 1))
-        & width
+        & format.mask()
 }
 
 impl<const W: usize> Router<W> {
@@ -318,7 +317,7 @@ impl<const W: usize> Router<W> {
                 .map(|_| {
                     InputFifo::with_fault(
                         p.depth,
-                        high_zero_mask(cfg.node_count, W),
+                        high_zero_mask(cfg.node_count, &p.flit),
                         fault == Fault::ReadyBeforeEdge,
                     )
                 })
