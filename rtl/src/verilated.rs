@@ -199,6 +199,23 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
     if so.exists() {
         return Ok((so, false));
     }
+    // One builder per key at a time: the others wait on the key's lock
+    // file and then find the library. Without it, two tests of one binary
+    // (or the shards of a sweep) starting on an empty cache each built the
+    // same model, twice the CPU for one library (the 4×4 torus's two tests
+    // took 245 s in CI, 121 s one after the other). A file system without
+    // locks only loses the waiting: `move_into_place` keeps racing
+    // builders correct.
+    let locks = cache.join("verilator");
+    std::fs::create_dir_all(&locks)
+        .map_err(|e| format!("cannot create {}: {e}", locks.display()))?;
+    let lock_path = locks.join(format!(".{}-{key:016x}.lock", g.top));
+    let lock = std::fs::File::create(&lock_path)
+        .map_err(|e| format!("cannot create {}: {e}", lock_path.display()))?;
+    let _held = lock.lock().is_ok();
+    if so.exists() {
+        return Ok((so, false));
+    }
     // Build in a fresh sibling directory and rename it into place, so an
     // interrupted build never leaves a half-built library behind the key.
     static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
