@@ -32,7 +32,8 @@ ensure_tools() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 }
 
-step() { echo; echo "== $*"; }
+# Each step prints the wall clock, so a slow CI run shows where it went.
+step() { echo; echo "== $* ($(date -u +%T))"; }
 
 if [ ${#NEEDED_TOOLS[@]} -gt 0 ]; then
   ensure_tools "${NEEDED_TOOLS[@]}"
@@ -63,12 +64,13 @@ if [ "$passed" -lt 50 ]; then
 fi
 
 step "command line smoke runs"
-# The binary the integration tests ran (the test profile, Cargo.toml): a
-# no-op build. A dev or release build would compile the workspace again
-# (97 s for the dev profile on the 2-core VM, docs/decisions.md "CI time,
-# again").
-cargo build --profile test --quiet
+# The binary the integration tests ran (CARGO_BIN_EXE_wormcast, test
+# profile): already built. Any `cargo build` compiles it again, even with
+# `--profile test` (a build without the dev-dependencies resolves some
+# crates' features differently): 97 s for the dev profile, at least 22 s for
+# the test profile on the 2-core VM (docs/decisions.md "CI time, again").
 bin=target/debug/wormcast
+[ -x "$bin" ] || { echo "cargo test left no $bin" >&2; exit 1; }
 $bin run --set run.cycles=2000 --set run.warmup=200 --json target/smoke.json -q
 grep -q '"deadlock": false' target/smoke.json
 for f in examples/*.toml; do
@@ -114,4 +116,4 @@ echo "router synth_ice40: ${luts:-?} SB_LUT4 (baseline $base, limit $limit = +$t
 [ "$luts" -le "$limit" ] || { echo "router area regression: $luts SB_LUT4 > $limit (scripts/synth_baseline.json $base + $tol %)" >&2; exit 1; }
 
 echo
-echo "suite: $passed passed, $failed failed"
+echo "suite: $passed passed, $failed failed (done $(date -u +%T))"
