@@ -7,7 +7,11 @@
 # Then deletes one shard and re-runs the script: only that shard may be
 # re-submitted, and the merge must come out the same again.
 #
-#   bash scripts/slurm-test.sh          # about 1 minute after the install
+#   bash scripts/slurm-test.sh [WORMCAST_BINARY]   # about 1 minute after the install
+#
+# Without a binary it builds the release one; scripts/test.sh passes the
+# binary its tests built (a release build from scratch took 5 minutes of
+# CI on the 2-core VM, docs/decisions.md "CI time, again").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,8 +23,13 @@ for spec in slurmctld:slurm-wlm munged:munge; do
     break
   }
 done
-cargo build --release --quiet
-bin=$root/target/release/wormcast
+if [ -n "${1:-}" ]; then
+  bin=$(realpath "$1")
+  [ -x "$bin" ] || { echo "slurm-test.sh: $1 is not an executable" >&2; exit 2; }
+else
+  cargo build --release --quiet
+  bin=$root/target/release/wormcast
+fi
 
 work=$(mktemp -d /tmp/wormcast-slurm.XXXXXX)
 conf=$work/etc

@@ -91,7 +91,7 @@ $bin verilog --router --out target/verilog-router >/dev/null
 iverilog -g2012 -o target/verilog-router/a.vvp target/verilog-router/wormcast_router_n0.v
 
 step "sharded sweep through a real Slurm job array (scripts/slurm-test.sh)"
-bash scripts/slurm-test.sh
+bash scripts/slurm-test.sh "$bin"
 
 step "Verilog lint (verilator -Wall, named waivers)"
 bash scripts/lint.sh "$bin"
