@@ -10,7 +10,7 @@
 #   bash scripts/slurm-test.sh [WORMCAST_BINARY]   # about 1 minute after the install
 #
 # Without a binary it builds the release one; scripts/test.sh passes the
-# binary its tests built (a release build from scratch took 5 minutes of
+# binary its tests built (the release build made this step 3 min 26 s of
 # CI on the 2-core VM, docs/decisions.md "CI time, again").
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -206,13 +206,16 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
     // took 245 s in CI, 121 s one after the other). A file system without
     // locks only loses the waiting: `move_into_place` keeps racing
     // builders correct.
-    let locks = cache.join("verilator");
-    std::fs::create_dir_all(&locks)
-        .map_err(|e| format!("cannot create {}: {e}", locks.display()))?;
-    let lock_path = locks.join(format!(".{}-{key:016x}.lock", g.top));
+    // The lock sits beside the key's directory (`<dir>.lock`); it is held
+    // until `lock` drops at the end of this function.
+    let lock_path = dir.with_extension("lock");
+    if let Some(parent) = lock_path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
     let lock = std::fs::File::create(&lock_path)
         .map_err(|e| format!("cannot create {}: {e}", lock_path.display()))?;
-    let _held = lock.lock().is_ok();
+    let _ = lock.lock();
     if so.exists() {
         return Ok((so, false));
     }
