@@ -35,8 +35,9 @@
 //! input that does not request may hold anything (issue 12 item 3, timing):
 //! every use of `req` is ANDed with its own input's `rq` (a position is
 //! granted or blocked only if it requests, and takes outputs only then),
-//! so the owned-output and conflict terms need no gating, and `rq` is a
-//! register (`Router::in_rq`) instead of an OR over the request.
+//! so the owned-output and conflict terms need no gating, and `rq` is one
+//! LUT of registers (the input's state, the head's stored "may request"
+//! bit) instead of an OR over the request.
 
 use crate::hw::*;
 use rust_hdl::prelude::*;

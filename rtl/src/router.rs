@@ -28,10 +28,6 @@ use wormcast_sim::config::{RouterConfig, RouterParams};
 use wormcast_sim::flit;
 use wormcast_sim::router::InState;
 
-// rust-hdl's generated Verilog spells indices as literals: `in_rq` reads
-// the entering flit's pre-decode bit `decode::SIDE_RQ` as bit 15.
-const _: () = assert!(crate::decode::SIDE_RQ == 15);
-
 /// Deliberate faults for the lockstep self-test: a correct comparator must
 /// catch each of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -116,25 +112,6 @@ pub struct Router<const W: usize> {
     /// `setup_cycles`, as a register, so that no comparator stands in
     /// front of the decode (issue 12 item 3, timing).
     pub in_sok: Vec<DFF<Bit>>,
-    /// The pipelined request (`decode` module doc): "idle, setup done, a
-    /// well-formed first HEAD at the head" (its pre-decode bit
-    /// `decode::SIDE_RQ`), loaded one edge early, so that
-    /// the arbiter's request is this bit and the head's stored pre-decode
-    /// instead of the state, the head's kind and its error bit (issue 12
-    /// item 3, timing). Without a setup delay the head after the edge is
-    /// known before the edge: after a pop the flit entering the head slot
-    /// (`InputFifo::enter_flit`, whose pre-decode the decode makes this
-    /// cycle: the second flit or the flit pushed now), whose input is
-    /// idle exactly when
-    /// the flit that leaves is a TAIL (every TAIL
-    /// leaves an input idle, releasing or dropped, and every other flit
-    /// leaves it busy: granted, discarding, or still owning outputs);
-    /// without a pop the same head, idle unless granted now, or, at an
-    /// empty FIFO, the flit pushed now. With a delay the head cannot have
-    /// changed (`decode` module doc). Like `in_sok`, no native twin: a
-    /// function of the registers the lockstep compares, and a wrong value
-    /// shows there as a wrong grant.
-    pub in_rq: Vec<DFF<Bit>>,
     /// The worm register (`decode::WORM_W`, `Decode::worm`): whether the
     /// next flit to enter the head slot is the first of a worm, and that
     /// first HEAD's links, reservation size and class, so that each later
@@ -206,21 +183,15 @@ pub struct Router<const W: usize> {
     sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Input i's FIFO head leaves at this edge.
     popi: Vec<Signal<Local, Bit>>,
-    /// A flit enters input i's FIFO now (`in_worm`, `in_rq`). The FIFO
+    /// A flit enters input i's FIFO now (`in_worm`). The FIFO
     /// computes the same signal; read from it, Verilator's lint sees a
     /// false combinational loop (UNOPTFLAT: the router's one `always`
     /// block reads it and writes the FIFO's `pop`).
     push_w: Vec<Signal<Local, Bit>>,
     /// A flit enters input i's head slot at this edge (`in_worm`).
     enter: Vec<Signal<Local, Bit>>,
-    /// Without a setup delay only (empty with one), for `in_rq`: the head
-    /// is a TAIL; and the constant it is compared with. (Whether the head
-    /// or the flit entering the head slot may request is its pre-decode
-    /// bit `decode::SIDE_RQ`.)
-    tl: Vec<Signal<Local, Bit>>,
-    k_tail: Vec<Constant<Bits<KIND_W>>>,
     /// A second flit is there (`count >= 2`): after a pop it enters the
-    /// head slot (`enter`, `in_rq`).
+    /// head slot (`enter`).
     two: Constant<Bits<FIFO_COUNT_W>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
     setup_one: Constant<Bits<SETUP_W>>,
@@ -252,8 +223,6 @@ pub struct Router<const W: usize> {
     _n_nbr: usize,
     _n_mown: usize,
     _n_setup: usize,
-    /// 1 without a setup delay, else 0.
-    _n_fast: usize,
     _n_defer: usize,
     /// 1 with tree blocks in the decode (torus routing), else 0.
     _n_tree: usize,
@@ -299,7 +268,6 @@ impl<const W: usize> Router<W> {
             q.setup_cycles = q.setup_cycles.saturating_sub(1);
         }
         let n_setup = (q.setup_cycles > 0) as usize;
-        let n_fast = 1 - n_setup;
         let n_defer = (p.strip_deferred && fault != Fault::StripOnGrant) as usize;
         let len = |name: &str| t.get(name).len();
         Router {
@@ -355,7 +323,6 @@ impl<const W: usize> Router<W> {
             in_class: vdef(n_in),
             in_setup: vdef(n_in),
             in_sok: vdef(n_in * n_setup),
-            in_rq: vdef(n_in),
             in_worm: vdef(n_in),
             push_w: vdef(n_in),
             enter: vdef(n_in),
@@ -392,10 +359,6 @@ impl<const W: usize> Router<W> {
                 .map(|i| Constant::new((1u64 << i).into()))
                 .collect(),
             popi: vdef(n_in),
-            tl: vdef(n_in * n_fast),
-            k_tail: (0..n_fast)
-                .map(|_| Constant::new(wormcast_sim::flit::KIND_TAIL.into()))
-                .collect(),
             two: Constant::new(2u64.into()),
             setup_inc: vdef(n_in),
             setup_one: Constant::new(1u64.into()),
@@ -422,7 +385,6 @@ impl<const W: usize> Router<W> {
             _n_nbr: len("m_nbr"),
             _n_mown: len("m_own"),
             _n_setup: n_setup,
-            _n_fast: n_fast,
             _n_defer: n_defer,
             _n_tree: (!p.routing.is_mesh()) as usize,
         }
@@ -587,7 +549,15 @@ impl<const W: usize> Logic for Router<W> {
             // per use, not a shared local, which Verilator's lint reports
             // as a combinational loop through the arbiter.
             self.arb.req[i].next = self.dec.req[i].val() & self.t_reach[i].val();
-            self.arb.rq[i].next = self.in_rq[i].q.val();
+            // Who requests: an idle input whose head is a well-formed first
+            // HEAD, its setup delay over (`decode` module doc).
+            self.arb.rq[i].next =
+                (self.in_state[i].q.val() == self.st_idle.val()) & self.dec.hd_ok[i].val();
+            for _k in 0..self._n_setup {
+                self.arb.rq[i].next = (self.in_state[i].q.val() == self.st_idle.val())
+                    & self.dec.hd_ok[i].val()
+                    & self.in_sok[i].q.val();
+            }
 
             // Coordinated flow control: all outputs of the flit, or none.
             self.so[i].next = self.dec.send_outs[i].val() & self.t_reach[i].val();
@@ -763,11 +733,7 @@ impl<const W: usize> Logic for Router<W> {
         // wait takes the counter from `setup_cycles - 1` to `setup_cycles`
         // (it only counts below that), and 0 with the counter on a pop or a
         // reset; one equality with a constant, and the pop only clears it.
-        // Then the pipelined request for the next cycle: with a delay from
-        // this input's next state, without one from the head after the
-        // edge (see `in_rq`).
         for i in 0..self._n_in {
-            self.in_rq[i].clock.next = self.clock.val();
             for k in 0..self._n_setup {
                 self.in_sok[i].clock.next = self.clock.val();
                 self.dec.sok[i].next = self.in_sok[i].q.val();
@@ -777,33 +743,6 @@ impl<const W: usize> Logic for Router<W> {
                 }
                 if self.popi[i].val() | self.rst.val() {
                     self.in_sok[i].d.next = false;
-                }
-                self.in_rq[i].d.next = self.in_sok[i].d.val()
-                    & (self.in_state[i].d.val() == self.st_idle.val())
-                    & self.dec.hd_ok[i].val();
-            }
-            // Without a delay: the head after the edge (see `in_rq`). The
-            // pop and the grant, the late signals, only choose at the end.
-            for k in 0..self._n_fast {
-                self.tl[i + k].next =
-                    self.fifo[i].head.val().get_bits::<KIND_W>(0) == self.k_tail[k].val();
-                if self.popi[i].val() {
-                    // The head after the pop: the flit entering the head
-                    // slot, if one does.
-                    self.in_rq[i].d.next = self.tl[i + k].val()
-                        & ((self.fifo[i].count.val() >= self.two.val()) | self.push_w[i].val())
-                        & self.dec.side[i].val().get_bit(15);
-                } else if self.fifo[i].nonempty.val() {
-                    self.in_rq[i].d.next = (self.in_state[i].q.val() == self.st_idle.val())
-                        & !self.arb.grant[i].val()
-                        & self.dec.hd_ok[i].val();
-                } else {
-                    self.in_rq[i].d.next = (self.in_state[i].q.val() == self.st_idle.val())
-                        & self.push_w[i].val()
-                        & self.dec.side[i].val().get_bit(15);
-                }
-                if self.rst.val() {
-                    self.in_rq[i].d.next = false;
                 }
             }
         }

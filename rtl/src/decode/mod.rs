@@ -49,18 +49,17 @@
 //! `setup` counter is below `setup_cycles`; the router core counts `setup` up
 //! on `setup_wait` and clears it on every pop, as `router::step` does.
 //!
-//! The request is pipelined (issue 12 item 3, timing): it is the head's
-//! pre-decode (`req`, read only when it may request), and whether it may
-//! request is the router's register `in_rq` ("idle, setup done, a
-//! well-formed first HEAD at the head", side bit `SIDE_RQ`), loaded one edge early, instead of being gated by the state,
-//! the counter's comparison and the head's kind in the cycle the arbiter
-//! uses it. The arbiter takes the two apart (`crate::arbiter`): the
-//! register says who requests, the ungated request only what. Exact, not a
-//! change of the contract. With a delay, a counter at `setup_cycles` ≥ 1
-//! means the input popped nothing in the previous cycle, so its head then
-//! was the head now, and the register saw the same flit. Without one the
-//! router loads `in_rq` from the head it will have after the edge (see
-//! `Router::in_rq`).
+//! The request is pre-decoded (issue 12 item 3, timing): it is the head's
+//! stored pre-decode (`req`, read only when it may request), and whether
+//! it may request (the arbiter's `rq`: idle, setup done, a well-formed
+//! first HEAD at the head, `hd_ok`) is one LUT of registers in the router
+//! (`Router::update`), instead of the state, the counter's comparison and
+//! the head's kind and checks in the cycle the arbiter uses it. The
+//! arbiter takes the two apart (`crate::arbiter`): `rq` says who
+//! requests, the ungated request only what. (From 3i to 3p of
+//! docs/hardware.md `rq` was a register of its own, `in_rq`, loaded one
+//! edge early; once the checks were stored beside the head it bought no
+//! clock and cost 33 Xilinx LUTs, 3q.)
 //!
 //! Consumption (`routing::consumption_choice`): a C=1 header requests the
 //! lowest free channel of its class's pool, else the lowest of the pool,
@@ -118,8 +117,8 @@ const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 /// front of the arbiter; a bit a node's pools never use is a constant 0
 /// and synthesis drops its flip-flops.
 pub const SIDE_W: usize = 16;
-/// The "may request" bit of `SIDE_W`: what `Router::in_rq` is loaded from,
-/// so that the register alone says whether the arbiter has a request
+/// The "may request" bit of `SIDE_W` (`hd_ok`), so that registers alone
+/// say whether the arbiter has a request
 /// (issue 12 item 3, timing; see `Decode::req`). A HEAD without a
 /// first-HEAD error always requests something: its links, or its class's
 /// consumption pool, which is never empty (`RouterParams::pool_of`); a
@@ -187,15 +186,15 @@ pub struct Decode<const W: usize> {
     /// router without one is the netlist it was): the input's setup
     /// counter has reached `setup_cycles` (router register `in_sok`) ...
     pub sok: Vec<Signal<In, Bit>>,
-    /// The head is a well-formed first HEAD (non-empty, `SIDE_RQ`): what
-    /// `in_rq` is loaded from when the head stays.
+    /// The head is a well-formed first HEAD (non-empty, `SIDE_RQ`): with
+    /// the input idle and the setup delay over, the arbiter's `rq`.
     pub hd_ok: Signal<Out, Bit>,
     /// A first HEAD is paying the setup delay: count `setup` up.
     pub setup_wait: Signal<Out, Bit>,
-    /// The head's request: what a first HEAD that may request (router
-    /// register `in_rq`) requests, undefined otherwise; strip-on-grant,
-    /// worm class (`strip`, `divert` and `hclass` are meaningful only
-    /// with a grant, which needs `in_rq`).
+    /// The head's request: what a first HEAD that may request (the
+    /// arbiter's `rq`) requests, undefined otherwise; strip-on-grant, worm
+    /// class (`strip`, `divert` and `hclass` are meaningful only with a
+    /// grant, which needs `rq`).
     pub req: Signal<Out, Bits<MASK_W>>,
     pub strip: Signal<Out, Bit>,
     /// The request is a diversion: the grant enters `Diverted`.
@@ -976,13 +975,13 @@ impl<const W: usize> Logic for Decode<W> {
                 self.r_two[k].val() | (self.r_seen[k].val() & self.reserved.val().get_bit(k));
         }
         self.multi.next = self.r_two[8].val();
-        // The request is always the head's (read only with `in_rq`).
+        // The request is always the head's (read only with `rq`).
         self.req.next = self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
         // What the router core reads only under a condition is decided
         // without it (issue 12 item 3, area: the conditions were a second
         // copy of the state machine below in front of each of these
         // outputs; docs/hardware.md 3n). The core reads `strip` and
-        // `divert` only with a grant, which needs `in_rq` (an idle input, a
+        // `divert` only with a grant, which needs `rq` (an idle input, a
         // well-formed first HEAD at the head, setup done); `code` and
         // `drop_state` only with `err` or `drop`; `send_outs`, `send_flit`
         // and `release_tail` only when the flit goes, which needs `send`.
@@ -1030,7 +1029,7 @@ impl<const W: usize> Logic for Decode<W> {
             if self.state.val() == self.st_idle.val() {
                 if self.kind.val() == self.k_head.val() {
                     // The pre-decode's outcome, after the setup delay; the
-                    // request is `req`, and the router's `in_rq` is 1
+                    // request is `req`, and the arbiter's `rq` is 1
                     // exactly when this HEAD may request.
                     if self.s_wait.val() {
                         self.setup_wait.next = true;
