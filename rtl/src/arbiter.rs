@@ -21,7 +21,11 @@
 //! owned output, and conflicts with no earlier position that took its
 //! outputs. There is one such chain per value of `prio`, with the order
 //! fixed at generation time (no rotation logic), and `prio` only selects
-//! among the chains' results at the end.
+//! among the chains' results at the end. The next `prio` is decided once,
+//! after that selection, from the selected grants and the requests (an
+//! input that requests and is not granted is blocked): one rotating
+//! priority encoder shared by all chains instead of one inside each
+//! (issue 12 item 3, area; docs/hardware.md 3r).
 //!
 //! rust-hdl's `#[hdl_gen]` cannot express generation-time index arithmetic
 //! (`(s + k) mod n`), so this block is written twice by hand from one
@@ -155,11 +159,13 @@ impl ArbiterNet {
                     &mut v,
                     format!("wire a_g{s}_{k} = a_rq{i} & ~a_ow{i} & ~(1'b0{hit});"),
                 );
-                w(&mut v, format!("wire a_b{s}_{k} = a_rq{i} & ~a_g{s}_{k};"));
                 if k + 1 == n {
-                    // The last position takes nothing anyone reads.
+                    // The last position takes nothing anyone reads, and
+                    // whether it is blocked is read only after the
+                    // selection (`a_sb`).
                     continue;
                 }
+                w(&mut v, format!("wire a_b{s}_{k} = a_rq{i} & ~a_g{s}_{k};"));
                 let before: String = (0..k).map(|j| format!(" | a_b{s}_{j}")).collect();
                 let mask = if self.masking { "1'b1" } else { "1'b0" };
                 w(
@@ -170,8 +176,8 @@ impl ArbiterNet {
                 );
             }
         }
+        // The grants: the chain of `prio`.
         w(&mut v, "always @(*) begin".into());
-        w(&mut v, "  prio_next = prio;".into());
         for i in 0..n {
             w(&mut v, format!("  grant${i} = 1'b0;"));
         }
@@ -185,11 +191,26 @@ impl ArbiterNet {
                     format!("      grant${} = a_g{s}_{k};", self.at(s, k)),
                 );
             }
+            w(&mut v, "    end".into());
+        }
+        w(&mut v, "  endcase".into());
+        w(&mut v, "end".into());
+        // The next priority, from the selected grants (module doc).
+        for i in 0..n {
+            w(&mut v, format!("wire a_sb{i} = rq${i} & ~grant${i};"));
+        }
+        w(&mut v, "always @(*) begin".into());
+        w(&mut v, "  prio_next = prio;".into());
+        w(&mut v, "  case (prio)".into());
+        for p in 0..1usize << PRIO_W {
+            let s = self.chain_of(p);
+            w(&mut v, format!("    {PRIO_W}'d{p}: begin"));
             for k in (0..n).rev() {
-                let nx = (self.at(s, k) + 1) % n;
+                let i = self.at(s, k);
+                let nx = (i + 1) % n;
                 w(
                     &mut v,
-                    format!("      if (a_g{s}_{k}) prio_next = {PRIO_W}'d{nx};"),
+                    format!("      if (grant${i}) prio_next = {PRIO_W}'d{nx};"),
                 );
             }
             if !self.broken {
@@ -197,7 +218,7 @@ impl ArbiterNet {
                     let i = self.at(s, k);
                     w(
                         &mut v,
-                        format!("      if (a_b{s}_{k}) prio_next = {PRIO_W}'d{i};"),
+                        format!("      if (a_sb{i}) prio_next = {PRIO_W}'d{i};"),
                     );
                 }
             }
