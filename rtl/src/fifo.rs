@@ -1,6 +1,7 @@
 //! The input buffer of one router input (ARCHITECTURE §3 "Link protocol"):
 //! `depth` flits with a fill `count`, plus the registered `ready` sent
-//! upstream, and the head's pre-decode (`Decode::side`).
+//! upstream, and the head's pre-decode (`Decode::side`). The fill is kept
+//! as a thermometer (`t` below), of which `count` is the binary value.
 //!
 //! Same contract as the native `router::fifo::Fifo` and the accept step of
 //! `router::step`: a flit is pushed at an edge when the upstream `valid` and
@@ -21,7 +22,7 @@
 //! The pop, the last signal the router computes, ends that path at these
 //! slots, so it only enables them: slot k loads when the head leaves or
 //! when it is free (`count <= k`; what a free slot holds is never read),
-//! and what it loads is chosen from `count` alone, a register: its
+//! and what it loads is chosen from the fill alone, registers: its
 //! successor when that holds a flit (`count >= k + 2`), else the upstream
 //! flit. Both cases are right: with a pop and `count = k + 1` the push (if
 //! any) writes position `count - 1 = k`; without a pop a push writes
@@ -71,8 +72,8 @@ pub struct InputFifo<const W: usize> {
     /// The head flit's pre-decode.
     pub head_side: Signal<Out, Bits<SIDE_W>>,
     /// What slot 0 loads when it loads: the second flit when there is
-    /// one (`count` >= 2), else the upstream flit. Chosen by `count`
-    /// alone, a register, so it is known early in the cycle; the router
+    /// one (`count` >= 2), else the upstream flit. Chosen by the fill
+    /// alone (registers), so it is known early in the cycle; the router
     /// pre-decodes it (`in_side`).
     pub enter_flit: Signal<Out, Bits<W>>,
     /// Whether `enter_flit`'s bits under `zmask` are all 0 (for a HEAD:
@@ -83,13 +84,17 @@ pub struct InputFifo<const W: usize> {
     /// ten Xilinx LUTs an input, here it is one OR of the upstream flit
     /// and one more multiplexer bit (issue 12 item 3, area).
     pub enter_hz: Signal<Out, Bit>,
-    /// Flits held (register `count`).
+    /// Flits held: the binary value of the fill (`t`), for the native
+    /// register it is compared with; no logic of the router reads it.
     pub count: Signal<Out, Bits<COUNT_W>>,
     /// Registered ready to the upstream sender (register `ready`).
     pub ready: Signal<Out, Bit>,
     /// `count` > 0, as its own register: the decode reads it first thing
     /// on the router's longest path (issue 12, timing).
     pub nonempty: Signal<Out, Bit>,
+    /// `count` >= 2: a second flit waits behind the head (a level of the
+    /// fill, see `t`).
+    pub has2: Signal<Out, Bit>,
 
     /// Slot 0 is the head, slot k the k-th flit behind it.
     slot: Vec<DFF<Bits<W>>>,
@@ -101,32 +106,38 @@ pub struct InputFifo<const W: usize> {
     /// The upstream flit's `enter_hz` bit, and what slot k's bit loads.
     in_hz: Signal<Local, Bit>,
     znxt: Vec<Signal<Local, Bit>>,
-    cnt: DFF<Bits<COUNT_W>>,
+    /// The fill as a thermometer: `t[k]` = `count > k`. Its ends are the
+    /// `nonempty` and `ready` registers (`t[0]` = `ne`, `t[depth - 1]` =
+    /// not `rdy`), the levels between them registers of their own (none at
+    /// depth 2). Why not a binary count (issue 12 item 3, area): every use
+    /// of the fill is one level (`count >= k + 2`, `count <= k`, empty,
+    /// full), and a binary count's `+ 1`, `- 1` and compares become carry
+    /// chains in `synth_xilinx` that abc cannot fold (docs/hardware.md 3s).
+    mid: Vec<DFF<Bit>>,
     rdy: DFF<Bit>,
     ne: DFF<Bit>,
+    t: Vec<Signal<Local, Bit>>,
+    /// `t` after the edge.
+    tn: Vec<Signal<Local, Bit>>,
     push: Signal<Local, Bit>,
-    /// What slot k loads when it is enabled, chosen by `count` only.
+    /// What slot k loads when it is enabled, chosen by the fill only.
     nxt: Vec<Signal<Local, Bits<W>>>,
-    cnt_m1: Signal<Local, Bits<COUNT_W>>,
-    cnt_next: Signal<Local, Bits<COUNT_W>>,
+    /// The binary `count` of mid level k (k + 2), and of the full FIFO,
+    /// for the `count` port.
+    kn: Vec<Constant<Bits<COUNT_W>>>,
     depth_c: Constant<Bits<COUNT_W>>,
-    /// The `count` bits `depth` needs (issue 12 item 3, pointers sized to
-    /// the depth): `count` never exceeds `depth`, so masking the next value
-    /// with this changes nothing, and the bits above it have a constant 0
-    /// next value and reset, which synthesis removes with their logic. The
-    /// port stays `COUNT_W` wide, the width the native register compares at.
-    cnt_mask: Constant<Bits<COUNT_W>>,
-    /// Slot numbers k and k + 2, for the slots that shift.
-    kc: Vec<Constant<Bits<COUNT_W>>>,
-    kc2: Vec<Constant<Bits<COUNT_W>>>,
     /// Deliberate fault for the lockstep self-test: `ready` from the fill
     /// before the edge (over-commits).
     broken: Constant<Bit>,
     _depth: usize,
     /// `depth - 1`: the slots that take their successor on a pop.
     _shift: usize,
-    /// 1 when there is a slot 1 (depth >= 2), else 0.
-    _second: usize,
+    /// The thermometer levels between `ne` and `rdy`: `depth - 2`, or 0.
+    _mid: usize,
+    /// Where level 1 is kept: 1 in `mid[0]` (depth >= 3) / in `rdy`
+    /// (depth 2), else 0.
+    _l1_mid: usize,
+    _l1_rdy: usize,
 }
 
 impl<const W: usize> InputFifo<W> {
@@ -158,60 +169,90 @@ impl<const W: usize> InputFifo<W> {
             in_hz: Default::default(),
             znxt: (0..depth).map(|_| Default::default()).collect(),
             enter_hz: Default::default(),
-            cnt: Default::default(),
+            mid: (0..depth.saturating_sub(2))
+                .map(|_| DFF::default())
+                .collect(),
             rdy: Default::default(),
             ne: Default::default(),
             nonempty: Default::default(),
+            has2: Default::default(),
+            t: (0..depth).map(|_| Default::default()).collect(),
+            tn: (0..depth).map(|_| Default::default()).collect(),
             push: Default::default(),
             nxt: (0..depth).map(|_| Default::default()).collect(),
-            cnt_m1: Default::default(),
-            cnt_next: Default::default(),
-            depth_c: Constant::new((depth as u64).into()),
-            cnt_mask: Constant::new(count_mask(depth).into()),
-            kc: (0..depth - 1)
-                .map(|k| Constant::new((k as u64).into()))
-                .collect(),
-            kc2: (0..depth - 1)
+            kn: (0..depth.saturating_sub(2))
                 .map(|k| Constant::new((k as u64 + 2).into()))
                 .collect(),
+            depth_c: Constant::new((depth as u64).into()),
             broken: Constant::new(broken),
             _depth: depth,
             _shift: depth - 1,
-            _second: (depth >= 2) as usize,
+            _mid: depth.saturating_sub(2),
+            _l1_mid: (depth >= 3) as usize,
+            _l1_rdy: (depth == 2) as usize,
         }
     }
-}
-
-/// The low bits that hold every count from 0 to `depth`: the mask of the
-/// values `0..depth + 1`, as for addresses.
-fn count_mask(depth: usize) -> u64 {
-    crate::tables::node_mask(depth as u32 + 1)
 }
 
 impl<const W: usize> Logic for InputFifo<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cnt, rdy, ne, sslot);
+        dff_setup!(self, clock, rdy, ne, sslot);
         for k in 0..self._depth {
             self.slot[k].clock.next = self.clock.val();
             self.slot[k].d.next = self.slot[k].q.val();
             self.zslot[k].clock.next = self.clock.val();
             self.zslot[k].d.next = self.zslot[k].q.val();
         }
-        self.count.next = self.cnt.q.val();
+        for k in 0..self._mid {
+            self.mid[k].clock.next = self.clock.val();
+            self.mid[k].d.next = self.mid[k].q.val();
+        }
+        // The thermometer from its registers (at depth 1 both ends are
+        // level 0, and `ne` = not `rdy`).
+        self.t[0].next = self.ne.q.val();
+        for k in 0..self._mid {
+            self.t[k + 1].next = self.mid[k].q.val();
+        }
+        for k in self._shift..self._depth {
+            self.t[k].next = !self.rdy.q.val();
+        }
+        // The ports read the registers, not `t`: a local that the pop's
+        // logic also reads makes Verilator's lint see a combinational loop
+        // through the router (UNOPTFLAT), as for `enter_flit` below.
+        self.count.next = 0.into();
+        if self.ne.q.val() {
+            self.count.next = 1.into();
+        }
+        for k in 0..self._mid {
+            if self.mid[k].q.val() {
+                self.count.next = self.kn[k].val();
+            }
+        }
+        if !self.rdy.q.val() {
+            self.count.next = self.depth_c.val();
+        }
+        // Level 1 (`count >= 2`): `mid[0]` with mid levels, not `rdy` at
+        // depth 2, none at depth 1.
+        self.has2.next = false;
+        for k in 0..self._l1_mid {
+            self.has2.next = self.mid[k].q.val();
+        }
+        for _k in 0..self._l1_rdy {
+            self.has2.next = !self.rdy.q.val();
+        }
         self.ready.next = self.rdy.q.val();
         self.nonempty.next = self.ne.q.val();
         self.head.next = self.slot[0].q.val();
         self.head_side.next = self.sslot.q.val();
         self.push.next = self.in_valid.val() & self.rdy.q.val();
         self.in_hz.next = (self.in_flit.val() & self.zmask.val()) == 0;
-        self.cnt_m1.next = self.cnt.q.val() - 1;
         for k in 0..self._depth {
             self.nxt[k].next = self.in_flit.val();
             self.znxt[k].next = self.in_hz.val();
         }
         for k in 0..self._shift {
-            if self.kc2[k].val() <= self.cnt.q.val() {
+            if self.t[k + 1].val() {
                 self.nxt[k].next = self.slot[k + 1].q.val();
                 self.znxt[k].next = self.zslot[k + 1].q.val();
             }
@@ -222,14 +263,20 @@ impl<const W: usize> Logic for InputFifo<W> {
         // combinational loop through the router (UNOPTFLAT).
         self.enter_flit.next = self.in_flit.val();
         self.enter_hz.next = (self.in_flit.val() & self.zmask.val()) == 0;
-        for k in 0..self._second {
-            if self.kc2[0].val() <= self.cnt.q.val() {
+        for k in 0..self._l1_mid {
+            if self.mid[k].q.val() {
+                self.enter_flit.next = self.slot[1 + k].q.val();
+                self.enter_hz.next = self.zslot[1 + k].q.val();
+            }
+        }
+        for k in 0..self._l1_rdy {
+            if !self.rdy.q.val() {
                 self.enter_flit.next = self.slot[1 + k].q.val();
                 self.enter_hz.next = self.zslot[1 + k].q.val();
             }
         }
         for k in 0..self._shift {
-            if self.pop.val() | (self.cnt.q.val() <= self.kc[k].val()) {
+            if self.pop.val() | !self.t[k].val() {
                 self.slot[k].d.next = self.nxt[k].val();
                 self.zslot[k].d.next = self.znxt[k].val();
             }
@@ -248,38 +295,41 @@ impl<const W: usize> Logic for InputFifo<W> {
         if self.pop.val() | !self.ne.q.val() {
             self.sslot.d.next = self.in_side.val();
         }
-        self.cnt_next.next = self.cnt.q.val();
-        if self.pop.val() & !self.push.val() {
-            self.cnt_next.next = self.cnt_m1.val();
+        // A push alone raises the fill one level, a pop alone lowers it.
+        for k in 0..self._depth {
+            self.tn[k].next = self.t[k].val();
         }
         if self.push.val() & !self.pop.val() {
-            self.cnt_next.next = self.cnt.q.val() + 1;
+            self.tn[0].next = true;
+            for k in 0..self._shift {
+                self.tn[k + 1].next = self.t[k].val();
+            }
         }
-        self.cnt.d.next = self.cnt_next.val() & self.cnt_mask.val();
-        self.rdy.d.next = self.cnt_next.val() < self.depth_c.val();
-        self.ne.d.next = self.cnt_next.val().any();
+        if self.pop.val() & !self.push.val() {
+            for k in 0..self._shift {
+                self.tn[k].next = self.t[k + 1].val();
+            }
+            for k in self._shift..self._depth {
+                self.tn[k].next = false;
+            }
+        }
+        self.ne.d.next = self.tn[0].val();
+        for k in 0..self._mid {
+            self.mid[k].d.next = self.tn[k + 1].val();
+        }
+        for k in self._shift..self._depth {
+            self.rdy.d.next = !self.tn[k].val();
+        }
         if self.broken.val() {
-            self.rdy.d.next = self.cnt.q.val() < self.depth_c.val();
+            self.rdy.d.next = self.rdy.q.val();
         }
         // Synchronous reset, last so it wins.
         if self.rst.val() {
-            self.cnt.d.next = 0.into();
             self.rdy.d.next = true;
             self.ne.d.next = false;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn count_mask_holds_every_fill() {
-        for depth in 1..=super::MAX_DEPTH {
-            let m = super::count_mask(depth);
-            assert!(m < 1 << super::COUNT_W, "depth {depth}");
-            assert_eq!(depth as u64 & m, depth as u64, "depth {depth}");
-            // and no wider than needed: the top bit of the mask is used
-            assert!(depth as u64 > m >> 1, "depth {depth} mask {m:#b}");
+            for k in 0..self._mid {
+                self.mid[k].d.next = false;
+            }
         }
     }
 }

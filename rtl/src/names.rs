@@ -48,14 +48,16 @@ impl Reg {
         }
     }
 
-    /// Path of the register's output inside the router module (Verilog/VCD).
+    /// Path of the register's output inside the router module (Verilog/VCD);
+    /// for the fill, the FIFO's `count` port (its registers are a
+    /// thermometer, `crate::fifo`).
     pub fn rtl(self) -> String {
         match self {
             Reg::InState(i) => format!("in_state${i}$q"),
             Reg::InReserved(i) => format!("in_reserved${i}$q"),
             Reg::InClass(i) => format!("in_class${i}$q"),
             Reg::InReady(i) => format!("fifo${i}$rdy$q"),
-            Reg::InCount(i) => format!("fifo${i}$cnt$q"),
+            Reg::InCount(i) => format!("fifo${i}$count"),
             Reg::InSetup(i) => format!("in_setup${i}$q"),
             Reg::InStrip(i) => format!("in_strip${i}$q"),
             Reg::OutFlit(o) => format!("out_flit${o}$q"),

@@ -19,7 +19,7 @@ use crate::arbiter::{vdef, Arbiter};
 use crate::crossbar::Crossbar;
 use crate::decode::{CONS_W, SETUP_W, WORM_W};
 use crate::decoders::Decoders;
-use crate::fifo::{InputFifo, COUNT_W as FIFO_COUNT_W};
+use crate::fifo::InputFifo;
 use crate::hw::*;
 use crate::popcount::{Popcount, COUNT_W};
 use crate::tables::NodeTables;
@@ -190,9 +190,6 @@ pub struct Router<const W: usize> {
     push_w: Vec<Signal<Local, Bit>>,
     /// A flit enters input i's head slot at this edge (`in_worm`).
     enter: Vec<Signal<Local, Bit>>,
-    /// A second flit is there (`count >= 2`): after a pop it enters the
-    /// head slot (`enter`).
-    two: Constant<Bits<FIFO_COUNT_W>>,
     setup_inc: Vec<Signal<Local, Bits<SETUP_W>>>,
     setup_one: Constant<Bits<SETUP_W>>,
     /// `setup_cycles - 1`, one entry with a setup delay, none without.
@@ -200,7 +197,7 @@ pub struct Router<const W: usize> {
     /// The `in_setup` bits that hold `0..=setup_cycles` (same entries):
     /// the counter only counts below `setup_cycles`, so masking its next
     /// value changes nothing, and synthesis drops the constant-0 bits and
-    /// their incrementer (as `fifo::count_mask` does for `count`); the
+    /// their incrementer; the
     /// register keeps `SETUP_W` bits, the native width the lockstep compares.
     setup_m: Vec<Constant<Bits<SETUP_W>>>,
     err_sum: Signal<Local, Bits<17>>,
@@ -359,7 +356,6 @@ impl<const W: usize> Router<W> {
                 .map(|i| Constant::new((1u64 << i).into()))
                 .collect(),
             popi: vdef(n_in),
-            two: Constant::new(2u64.into()),
             setup_inc: vdef(n_in),
             setup_one: Constant::new(1u64.into()),
             nerr: Popcount::new(n_in),
@@ -579,7 +575,7 @@ impl<const W: usize> Logic for Router<W> {
             // A flit enters the head slot: the second flit or the one
             // pushed now after a pop, the one pushed now into an empty FIFO.
             self.enter[i].next = (self.popi[i].val()
-                & ((self.fifo[i].count.val() >= self.two.val()) | self.push_w[i].val()))
+                & (self.fifo[i].has2.val() | self.push_w[i].val()))
                 | (!self.fifo[i].nonempty.val() & self.push_w[i].val());
             if self.enter[i].val() {
                 self.in_worm[i].d.next = self.dec.worm_n[i].val();
@@ -698,7 +694,10 @@ impl<const W: usize> Logic for Router<W> {
         // err_count saturates (one step per malformed input, as natively).
         self.err_sum.next = bit_cast::<17, ERR_COUNT_W>(self.err_count.q.val())
             + bit_cast::<17, COUNT_W>(self.nerr.count.val());
-        if self.err_sum.val() > self.err_max.val() {
+        // Above the maximum exactly when the carry (bit 16) is set, both
+        // addends being below 2^16: a bit test, where `> err_max` was a
+        // second carry chain in `synth_xilinx` (docs/hardware.md 3s).
+        if self.err_sum.val().get_bit(16) {
             self.err_count.d.next = bit_cast::<ERR_COUNT_W, 17>(self.err_max.val());
         } else {
             self.err_count.d.next = bit_cast::<ERR_COUNT_W, 17>(self.err_sum.val());

@@ -16,6 +16,7 @@
 //! router (`here`), and the function's port (`d`).
 
 use crate::arbiter::vdef;
+use crate::compare::{label_width, LeBank};
 use rust_hdl::prelude::*;
 use wormcast_sim::flit;
 use wormcast_sim::router::mesh::MeshConsts;
@@ -34,8 +35,6 @@ pub struct HamRoute<const W: usize> {
     pub ok: Signal<Out, Bit>,
     pub here: Signal<Out, Bit>,
     pub d: Signal<Out, Bits<2>>,
-    /// Number of labels.
-    m_n: Constant<Bits<W>>,
     /// Low bits that hold every label, `Node` has none above them, and
     /// those bits: as in [`super::tree::TreeRoute`], a `Node` with a higher
     /// bit set is out of range, and the port of an out-of-range `Node` is
@@ -50,6 +49,11 @@ pub struct HamRoute<const W: usize> {
     /// the chosen one.
     fit: Vec<Signal<Local, Bit>>,
     sel: Vec<Signal<Local, Bit>>,
+    /// The compares of `Node` as logic ([`crate::compare`]): pair 0
+    /// `Node` <= own label, 2d + 1 neighbour d's label <= `Node`, 2d + 2
+    /// `Node` <= neighbour d's label, 9 `Node` <= the last label.
+    cmp: LeBank<W>,
+    n_last: Constant<Bits<W>>,
 }
 
 impl<const W: usize> HamRoute<W> {
@@ -64,13 +68,14 @@ impl<const W: usize> HamRoute<W> {
             ok: Default::default(),
             here: Default::default(),
             d: Default::default(),
-            m_n: Constant::new((mc.n as u64).into()),
             nmask: Constant::new(crate::tables::node_mask(mc.n).into()),
             hz: Default::default(),
             hl: Default::default(),
             up: Default::default(),
             fit: vdef(4),
             sel: vdef(4),
+            cmp: LeBank::new(10, label_width(crate::tables::node_mask(mc.n))),
+            n_last: Constant::new((mc.n.max(1) as u64 - 1).into()),
         }
     }
 }
@@ -84,13 +89,25 @@ impl<const W: usize> Logic for HamRoute<W> {
         // Toward a larger label the neighbour with the largest label
         // <= L(v), else the one with the smallest label >= L(v); labels are
         // distinct, so one port wins.
-        self.up.next = (self.m_own.val() & self.nmask.val()) < self.hl.val();
+        // The bank reads `Node` from the input itself, not from `hl`: a
+        // local feeding it reads to Verilator's lint as a combinational
+        // loop through this block (UNOPTFLAT; as in `TreeRoute`).
+        self.cmp.a[0].next = (self.wflit.val() >> self.node_shift.val()) & self.nmask.val();
+        self.cmp.b[0].next = self.m_own.val() & self.nmask.val();
+        self.up.next = !self.cmp.le[0].val();
         for d in 0..4 {
+            self.cmp.a[d * 2 + 1].next = self.m_nbr[d].val() & self.nmask.val();
+            self.cmp.b[d * 2 + 1].next =
+                (self.wflit.val() >> self.node_shift.val()) & self.nmask.val();
+            self.cmp.a[d * 2 + 2].next =
+                (self.wflit.val() >> self.node_shift.val()) & self.nmask.val();
+            self.cmp.b[d * 2 + 2].next = self.m_nbr[d].val() & self.nmask.val();
             self.fit[d].next = self.m_nbr_v[d].val()
-                & ((self.up.val() & ((self.m_nbr[d].val() & self.nmask.val()) <= self.hl.val()))
-                    | (!self.up.val()
-                        & ((self.m_nbr[d].val() & self.nmask.val()) >= self.hl.val())));
+                & ((self.up.val() & self.cmp.le[d * 2 + 1].val())
+                    | (!self.up.val() & self.cmp.le[d * 2 + 2].val()));
         }
+        self.cmp.a[9].next = (self.wflit.val() >> self.node_shift.val()) & self.nmask.val();
+        self.cmp.b[9].next = self.n_last.val();
         for d in 0..4 {
             self.sel[d].next = self.fit[d].val();
             for e in 0..4 {
@@ -102,7 +119,7 @@ impl<const W: usize> Logic for HamRoute<W> {
                 }
             }
         }
-        self.ok.next = self.hz.val() & (self.hl.val() < self.m_n.val());
+        self.ok.next = self.hz.val() & self.cmp.le[9].val();
         self.here.next = self.hz.val() & (self.hl.val() == (self.m_own.val() & self.nmask.val()));
         self.d.next = 0.into();
         if self.sel[0].val() {
@@ -140,10 +157,10 @@ pub struct GridRoute<const W: usize> {
     m_ymask: Constant<Bits<W>>,
     yz: Signal<Local, Bit>,
     yfull: Signal<Local, Bits<W>>,
-    x: Signal<Local, Bits<W>>,
-    y: Signal<Local, Bits<W>>,
-    ox: Signal<Local, Bits<W>>,
-    oy: Signal<Local, Bits<W>>,
+    /// The compares as logic ([`crate::compare`]), on the wider of the x
+    /// and y fields: pairs 0 own x <= x, 1 own y <= y, 2 x <= own x, 3
+    /// y <= own y, 4 x <= K−1, 5 y <= M−1.
+    cmp: LeBank<W>,
     /// 1 for the function this router uses, else 0: loop bounds that emit
     /// only its port order.
     _n_nf: usize,
@@ -168,10 +185,11 @@ impl<const W: usize> GridRoute<W> {
             m_ymask: Constant::new(crate::tables::node_mask(mc.mmax + 1).into()),
             yz: Default::default(),
             yfull: Default::default(),
-            x: Default::default(),
-            y: Default::default(),
-            ox: Default::default(),
-            oy: Default::default(),
+            cmp: LeBank::new(
+                6,
+                label_width((1u64 << mc.xb) - 1)
+                    .max(label_width(crate::tables::node_mask(mc.mmax + 1))),
+            ),
             _n_nf: nf as usize,
             _n_dor: !nf as usize,
         }
@@ -182,27 +200,39 @@ impl<const W: usize> Logic for GridRoute<W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.hnode.next = self.wflit.val() >> self.node_shift.val();
-        // x and y by a mask and a shift, a range check, then the port.
-        self.x.next = self.hnode.val() & self.m_xmask.val();
+        // x and y by a mask and a shift (in the bank's inputs), a range
+        // check, then the port.
         self.yfull.next = self.hnode.val() >> self.m_xb.val();
         self.yz.next = (self.yfull.val() & !self.m_ymask.val()) == 0;
-        self.y.next = self.yfull.val() & self.m_ymask.val();
-        self.ox.next = self.m_own.val() & self.m_xmask.val();
-        self.oy.next = (self.m_own.val() >> self.m_xb.val()) & self.m_ymask.val();
-        self.ok.next = self.yz.val()
-            & (self.x.val() <= self.m_kmax.val())
-            & (self.y.val() <= self.m_mmax.val());
+        // The bank reads the fields from the inputs themselves, not from
+        // the locals above (as in `HamRoute`).
+        self.cmp.a[0].next = self.m_own.val() & self.m_xmask.val();
+        self.cmp.b[0].next = (self.wflit.val() >> self.node_shift.val()) & self.m_xmask.val();
+        self.cmp.a[1].next = (self.m_own.val() >> self.m_xb.val()) & self.m_ymask.val();
+        self.cmp.b[1].next =
+            ((self.wflit.val() >> self.node_shift.val()) >> self.m_xb.val()) & self.m_ymask.val();
+        self.cmp.a[2].next = (self.wflit.val() >> self.node_shift.val()) & self.m_xmask.val();
+        self.cmp.b[2].next = self.m_own.val() & self.m_xmask.val();
+        self.cmp.a[3].next =
+            ((self.wflit.val() >> self.node_shift.val()) >> self.m_xb.val()) & self.m_ymask.val();
+        self.cmp.b[3].next = (self.m_own.val() >> self.m_xb.val()) & self.m_ymask.val();
+        self.cmp.a[4].next = (self.wflit.val() >> self.node_shift.val()) & self.m_xmask.val();
+        self.cmp.b[4].next = self.m_kmax.val();
+        self.cmp.a[5].next =
+            ((self.wflit.val() >> self.node_shift.val()) >> self.m_xb.val()) & self.m_ymask.val();
+        self.cmp.b[5].next = self.m_mmax.val();
+        self.ok.next = self.yz.val() & self.cmp.le[4].val() & self.cmp.le[5].val();
         self.here.next = false;
         self.d.next = 0.into();
         for _k in 0..self._n_nf {
             // Negative-first: -X, -Y, then +X, +Y.
-            if self.x.val() < self.ox.val() {
+            if !self.cmp.le[0].val() {
                 self.d.next = 1.into();
-            } else if self.y.val() < self.oy.val() {
+            } else if !self.cmp.le[1].val() {
                 self.d.next = 3.into();
-            } else if self.x.val() > self.ox.val() {
+            } else if !self.cmp.le[2].val() {
                 self.d.next = 0.into();
-            } else if self.y.val() > self.oy.val() {
+            } else if !self.cmp.le[3].val() {
                 self.d.next = 2.into();
             } else {
                 self.here.next = true;
@@ -210,13 +240,13 @@ impl<const W: usize> Logic for GridRoute<W> {
         }
         for _k in 0..self._n_dor {
             // Dimension-ordered XY: X until the column matches, then Y.
-            if self.x.val() > self.ox.val() {
+            if !self.cmp.le[2].val() {
                 self.d.next = 0.into();
-            } else if self.x.val() < self.ox.val() {
+            } else if !self.cmp.le[0].val() {
                 self.d.next = 1.into();
-            } else if self.y.val() > self.oy.val() {
+            } else if !self.cmp.le[3].val() {
                 self.d.next = 2.into();
-            } else if self.y.val() < self.oy.val() {
+            } else if !self.cmp.le[1].val() {
                 self.d.next = 3.into();
             } else {
                 self.here.next = true;

@@ -27,6 +27,7 @@
 //! check, and a node without faulty outputs never diverts.
 
 use crate::arbiter::vdef;
+use crate::compare::{label_width, LeBank};
 use crate::hw::*;
 use rust_hdl::prelude::*;
 use wormcast_sim::flit;
@@ -62,7 +63,6 @@ pub struct TreeRoute<const W: usize> {
     /// and `Node` is a node of the network (below the node count).
     pub own_hit: Signal<Out, Bit>,
     pub node_ok: Signal<Out, Bit>,
-    node_count: Constant<Bits<W>>,
     /// The low `b` bits of an address, `b` = the bits of `node_count - 1`:
     /// every label in the tables is below `node_count`, so a `Node` with a
     /// bit set above them is out of range, below no child and nobody's own
@@ -85,9 +85,20 @@ pub struct TreeRoute<const W: usize> {
     t_par_v: Signal<Local, Bit>,
     t_par_d: Signal<Local, Bits<2>>,
     t_ch_v: Vec<Signal<Local, Bit>>,
-    t_lo: Vec<Signal<Local, Bits<W>>>,
-    t_hi: Vec<Signal<Local, Bits<W>>>,
     bl: Vec<Signal<Local, Bit>>,
+    /// The compares as logic ([`crate::compare`]): pair 0 `Node` <= the
+    /// last label (the range check); per class c and child port d, pairs
+    /// 1 + 8c + 2d (low bound <= `Node`) and 2 + 8c + 2d (`Node` <= high
+    /// bound). Every class's bounds are compared and the answers chosen
+    /// by class, not the chosen bounds compared: the bank's inputs are then
+    /// the block's inputs, not locals, which Verilator's lint would
+    /// otherwise read as a combinational loop through the block
+    /// (UNOPTFLAT). Against tied-off bounds each compare is a function of
+    /// the label bits alone, so synthesis gives the same logic.
+    cmp: LeBank<W>,
+    /// Child port d's range holds `Node`, in the class's tree.
+    t_in: Vec<Signal<Local, Bit>>,
+    n_last: Constant<Bits<W>>,
     z4: Constant<Bits<O_W>>,
     _classes: usize,
 }
@@ -116,7 +127,6 @@ impl<const W: usize> TreeRoute<W> {
             child: Default::default(),
             own_hit: Default::default(),
             node_ok: Default::default(),
-            node_count: Constant::new((nodes as u64).into()),
             nmask: Constant::new(crate::tables::node_mask(nodes).into()),
             hz: Default::default(),
             hl: Default::default(),
@@ -127,9 +137,13 @@ impl<const W: usize> TreeRoute<W> {
             t_par_v: Default::default(),
             t_par_d: Default::default(),
             t_ch_v: vdef(4),
-            t_lo: vdef(4),
-            t_hi: vdef(4),
             bl: vdef(4),
+            cmp: LeBank::new(
+                1 + classes * 8,
+                label_width(crate::tables::node_mask(nodes)),
+            ),
+            t_in: vdef(4),
+            n_last: Constant::new((nodes.max(1) as u64 - 1).into()),
             z4: Constant::new(0u64.into()),
             _classes: classes,
         }
@@ -149,14 +163,26 @@ impl<const W: usize> Logic for TreeRoute<W> {
         if self.link.val() & (self.dv_out.val() == 0) {
             self.lcls.next = self.arr_cls.val();
         }
+        // `Node`'s low bits, from the input itself (see `cmp`).
+        self.cmp.a[0].next = (self.wflit.val() >> self.node_shift.val()) & self.nmask.val();
+        self.cmp.b[0].next = self.n_last.val();
+        for c in 0..self._classes {
+            for d in 0..4 {
+                self.cmp.a[c * 8 + d * 2 + 1].next = self.ch_lo[c * 4 + d].val() & self.nmask.val();
+                self.cmp.b[c * 8 + d * 2 + 1].next =
+                    (self.wflit.val() >> self.node_shift.val()) & self.nmask.val();
+                self.cmp.a[c * 8 + d * 2 + 2].next =
+                    (self.wflit.val() >> self.node_shift.val()) & self.nmask.val();
+                self.cmp.b[c * 8 + d * 2 + 2].next = self.ch_hi[c * 4 + d].val() & self.nmask.val();
+            }
+        }
         // The table of that class (a mux over classes).
         self.t_own.next = 0.into();
         self.t_par_v.next = false;
         self.t_par_d.next = 0.into();
         for d in 0..4 {
             self.t_ch_v[d].next = false;
-            self.t_lo[d].next = 0.into();
-            self.t_hi[d].next = 0.into();
+            self.t_in[d].next = false;
         }
         for c in 0..self._classes {
             if self.lcls.val().index() == c {
@@ -165,16 +191,13 @@ impl<const W: usize> Logic for TreeRoute<W> {
                 self.t_par_d.next = self.par_d[c].val();
                 for d in 0..4 {
                     self.t_ch_v[d].next = self.ch_v[c * 4 + d].val();
-                    self.t_lo[d].next = self.ch_lo[c * 4 + d].val();
-                    self.t_hi[d].next = self.ch_hi[c * 4 + d].val();
+                    self.t_in[d].next =
+                        self.cmp.le[c * 8 + d * 2 + 1].val() & self.cmp.le[c * 8 + d * 2 + 2].val();
                 }
             }
         }
         for d in 0..4 {
-            self.bl[d].next = self.t_ch_v[d].val()
-                & self.hz.val()
-                & ((self.t_lo[d].val() & self.nmask.val()) <= self.hl.val())
-                & (self.hl.val() <= (self.t_hi[d].val() & self.nmask.val()));
+            self.bl[d].next = self.t_ch_v[d].val() & self.hz.val() & self.t_in[d].val();
         }
         self.below.next = self
             .z4
@@ -192,7 +215,7 @@ impl<const W: usize> Logic for TreeRoute<W> {
             .replace_bit(3, self.t_ch_v[3].val());
         self.own_hit.next =
             self.hz.val() & (self.hl.val() == (self.t_own.val() & self.nmask.val()));
-        self.node_ok.next = self.hz.val() & (self.hl.val() < self.node_count.val());
+        self.node_ok.next = self.hz.val() & self.cmp.le[0].val();
         // TreeTable::route: the first child port (O1..O4) whose range holds
         // Node, else the parent port (invalid at the root).
         if self.bl[0].val() {
