@@ -1,5 +1,6 @@
-//! The one mapping between a router register of the native model and the
-//! same register in the generated Verilog (ARCHITECTURE §2, §4).
+//! The table of router signals compared between the native model and the
+//! generated Verilog (ARCHITECTURE §2, §4), under the names of
+//! `rtl/src/names.rs`, the one place for them.
 //!
 //! Three names per signal:
 //! - the native VCD variable of `sim/src/waves.rs` (`in_px_state`, inside
@@ -20,9 +21,9 @@
 //! prints this table.
 
 use wormcast_rtl::decode::SETUP_W;
+use wormcast_rtl::fifo::COUNT_W;
 use wormcast_rtl::hw::{CLASS_W, ERR_CODE_W, ERR_COUNT_W, MASK_W, OWNER_W, PRIO_W, STATE_W};
 use wormcast_sim::config::RouterParams;
-use wormcast_sim::ports::{input_name, output_name};
 use wormcast_sim::router::{RouterState, NO_OWNER};
 
 /// Which register of a router: the one enum of `rtl/src/names.rs`.
@@ -42,9 +43,6 @@ pub struct Signal {
     /// internal register.
     pub port: bool,
 }
-
-/// FIFO `count` output of the RTL (`rtl/src/fifo.rs`): 4 bits.
-const COUNT_W: u32 = 4;
 
 impl Signal {
     /// The native value of this signal in `s`.
@@ -77,123 +75,52 @@ impl Signal {
 /// Every compared signal of one router, in a fixed order: the module's
 /// outputs first (output flit/valid, input ready, error register), then the
 /// internal registers the two models share (`RouterState` field by field).
-/// With `internal = false` only the ports.
+/// With `internal = false` only the ports. The native names and the
+/// registers' Verilog paths are `rtl/src/names.rs`'s (`Reg::native`,
+/// `Reg::rtl`); a port is compared at the router module's own port.
 pub fn router_signals(p: &RouterParams, internal: bool) -> Vec<Signal> {
     let mut v = Vec::new();
-    let mut add = |kind, native: String, verilog: String, width: usize, port| {
+    // `port`: the module port to compare at; `None` for a register.
+    let mut add = |kind: Kind, port: Option<String>, width: usize| {
         v.push(Signal {
             kind,
-            native,
-            verilog,
+            native: kind.native(),
+            verilog: port.clone().unwrap_or_else(|| kind.rtl()),
             width: width as u32,
-            port,
+            port: port.is_some(),
         })
     };
     let w = p.flit.width as usize;
     for o in 0..p.outputs() {
-        let n = output_name(o);
-        add(
-            Kind::OutFlit(o),
-            format!("{n}_flit"),
-            format!("o_flit${o}"),
-            w,
-            true,
-        );
-        add(
-            Kind::OutValid(o),
-            format!("{n}_valid"),
-            format!("o_valid${o}"),
-            1,
-            true,
-        );
+        add(Kind::OutFlit(o), Some(format!("o_flit${o}")), w);
+        add(Kind::OutValid(o), Some(format!("o_valid${o}")), 1);
     }
     for i in 0..p.inputs() {
-        add(
-            Kind::InReady(i),
-            format!("{}_ready", input_name(i)),
-            format!("i_ready${i}"),
-            1,
-            true,
-        );
+        add(Kind::InReady(i), Some(format!("i_ready${i}")), 1);
     }
-    add(
-        Kind::ErrCount,
-        "err_count".into(),
-        "err_count_o".into(),
-        ERR_COUNT_W,
-        true,
-    );
-    add(
-        Kind::ErrCode,
-        "err_code".into(),
-        "err_code_o".into(),
-        ERR_CODE_W,
-        true,
-    );
+    add(Kind::ErrCount, Some("err_count_o".into()), ERR_COUNT_W);
+    add(Kind::ErrCode, Some("err_code_o".into()), ERR_CODE_W);
     if internal {
         for i in 0..p.inputs() {
-            let n = input_name(i);
-            add(
-                Kind::InState(i),
-                format!("{n}_state"),
-                format!("in_state${i}$q"),
-                STATE_W,
-                false,
-            );
-            add(
-                Kind::InReserved(i),
-                format!("{n}_reserved"),
-                format!("in_reserved${i}$q"),
-                MASK_W,
-                false,
-            );
-            add(
-                Kind::InClass(i),
-                format!("{n}_class"),
-                format!("in_class${i}$q"),
-                CLASS_W,
-                false,
-            );
-            add(
-                Kind::InCount(i),
-                format!("{n}_count"),
-                format!("fifo${i}$count"),
-                COUNT_W as usize,
-                false,
-            );
+            add(Kind::InState(i), None, STATE_W);
+            add(Kind::InReserved(i), None, MASK_W);
+            add(Kind::InClass(i), None, CLASS_W);
+            add(Kind::InCount(i), None, COUNT_W);
             // The setup counter exists in both models only in use: with
             // `setup_cycles` = 0 it is constant 0 (and absent from the
             // native VCD), so it is compared only when it counts.
             if p.setup_cycles > 0 {
-                add(
-                    Kind::InSetup(i),
-                    format!("{n}_setup"),
-                    format!("in_setup${i}$q"),
-                    SETUP_W,
-                    false,
-                );
+                add(Kind::InSetup(i), None, SETUP_W);
             }
             // Likewise the deferred strip's register.
             if p.strip_deferred {
-                add(
-                    Kind::InStrip(i),
-                    format!("{n}_strip"),
-                    format!("in_strip${i}$q"),
-                    1,
-                    false,
-                );
+                add(Kind::InStrip(i), None, 1);
             }
         }
         for o in 0..p.outputs() {
-            add(
-                Kind::OutOwner(o),
-                format!("{}_owner", output_name(o)),
-                format!("out_owner${o}$q"),
-                OWNER_W,
-                false,
-            );
+            add(Kind::OutOwner(o), None, OWNER_W);
         }
-        add(Kind::Prio, "prio".into(), "prio$q".into(), PRIO_W, false);
+        add(Kind::Prio, None, PRIO_W);
     }
     v
 }
