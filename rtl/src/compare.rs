@@ -48,11 +48,6 @@ impl<const W: usize> LeBank<W> {
     }
 }
 
-/// The bits a comparator looks at: the bits of `node_mask`.
-pub fn label_width(nmask: u64) -> usize {
-    (64 - nmask.leading_zeros() as usize).max(1)
-}
-
 impl<const W: usize> Logic for LeBank<W> {
     fn update(&mut self) {
         let m = if self._lw >= 64 {
@@ -96,14 +91,6 @@ pub fn verilog(pairs: usize, lw: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn label_width_of_masks() {
-        assert_eq!(label_width(0), 1);
-        assert_eq!(label_width(1), 1);
-        assert_eq!(label_width(15), 4);
-        assert_eq!(label_width(255), 8);
-    }
 
     /// The Verilog text evaluated as the ripple it spells, for every pair
     /// of 3-bit values (the same recurrence as `verilog`).

@@ -16,8 +16,9 @@
 //! router (`here`), and the function's port (`d`).
 
 use crate::arbiter::vdef;
-use crate::compare::{label_width, LeBank};
+use crate::compare::LeBank;
 use rust_hdl::prelude::*;
+use wormcast_sim::config::mesh_table::x_bits;
 use wormcast_sim::flit;
 use wormcast_sim::router::mesh::MeshConsts;
 
@@ -74,7 +75,7 @@ impl<const W: usize> HamRoute<W> {
             up: Default::default(),
             fit: vdef(4),
             sel: vdef(4),
-            cmp: LeBank::new(10, label_width(crate::tables::node_mask(mc.n))),
+            cmp: LeBank::new(10, x_bits(mc.n) as usize),
             n_last: Constant::new((mc.n.max(1) as u64 - 1).into()),
         }
     }
@@ -185,11 +186,7 @@ impl<const W: usize> GridRoute<W> {
             m_ymask: Constant::new(crate::tables::node_mask(mc.mmax + 1).into()),
             yz: Default::default(),
             yfull: Default::default(),
-            cmp: LeBank::new(
-                6,
-                label_width((1u64 << mc.xb) - 1)
-                    .max(label_width(crate::tables::node_mask(mc.mmax + 1))),
-            ),
+            cmp: LeBank::new(6, (mc.xb as usize).max(x_bits(mc.mmax + 1) as usize)),
             _n_nf: nf as usize,
             _n_dor: !nf as usize,
         }

@@ -27,9 +27,10 @@
 //! check, and a node without faulty outputs never diverts.
 
 use crate::arbiter::vdef;
-use crate::compare::{label_width, LeBank};
+use crate::compare::LeBank;
 use crate::hw::*;
 use rust_hdl::prelude::*;
+use wormcast_sim::config::mesh_table::x_bits;
 use wormcast_sim::flit;
 
 #[derive(LogicBlock)]
@@ -138,10 +139,7 @@ impl<const W: usize> TreeRoute<W> {
             t_par_d: Default::default(),
             t_ch_v: vdef(4),
             bl: vdef(4),
-            cmp: LeBank::new(
-                1 + classes * 8,
-                label_width(crate::tables::node_mask(nodes)),
-            ),
+            cmp: LeBank::new(1 + classes * 8, x_bits(nodes) as usize),
             t_in: vdef(4),
             n_last: Constant::new((nodes.max(1) as u64 - 1).into()),
             z4: Constant::new(0u64.into()),
