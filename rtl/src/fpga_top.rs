@@ -12,7 +12,7 @@
 //! destination bits as a wide Verilog-2001 parameter); each node's worm
 //! ROM is its own small case-table module `wc_rom_n<node>`.
 
-use crate::generate::{fabric_module_fault, lit, module_head, Generated, Port};
+use crate::generate::{fabric_module_as, lit, module_head, Generated, Instances, Port};
 use crate::names::{ni_port, CLK, RST};
 use crate::router::Fault;
 use wormcast_sim::onchip::{
@@ -368,7 +368,13 @@ pub const TOP_OUTPUTS: [(&str, u32, &str); 8] = [
 /// with `fault`, `Fault::None` for the real design), generators, checkers.
 /// The returned text holds every module; `ports` are the top's.
 pub fn fpga_top(plan: &Plan, fault: Fault) -> InputResult<Generated> {
-    let fab = fabric_module_fault(&plan.topo, &plan.params, &plan.cfg, fault)?;
+    fpga_top_as(plan, fault, Instances::Shared)
+}
+
+/// [`fpga_top`] with the fabric's routers instantiated as `inst` says
+/// ([`Instances::PerNode`] for synthesis out of context, docs/fpga.md).
+pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Generated> {
+    let fab = fabric_module_as(&plan.topo, &plan.params, &plan.cfg, fault, inst)?;
     let s = shape(plan);
     let n = plan.topo.nodes() as usize;
     let cons = plan.params.consumption;

@@ -336,6 +336,78 @@ pub fn fabric_module(
     fabric_module_fault(topo, p, cfg, Fault::None)
 }
 
+/// How a fabric instantiates its routers.
+///
+/// Why two forms of one network: the shared form is what a simulator or a
+/// user reads (one router module, the tables tied off at each instance);
+/// the per-node form is for synthesis at network scale. A flattening
+/// synthesis of the shared form elaborates the whole generic router once
+/// per instance and only then propagates each node's constants, so its
+/// time and memory grow with the router count times the generic router's
+/// size (a 4×4 torus: 5 minutes and 1.1 GB in yosys 0.23). In the per-node
+/// form every distinct table set gets a thin module that ties the tables
+/// off inside it, so each can be synthesised out of context, once, in
+/// parallel, and the netlists stitched under the fabric
+/// (`scripts/synth_fabric.py`, docs/fpga.md). Both forms hold the same
+/// one router module and are the same logic (`rtl/tests/per_node.rs`
+/// simulates them side by side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Instances {
+    /// `wormcast_router r$<node>(… .t_…(constant) …)`.
+    #[default]
+    Shared,
+    /// `wormcast_node_n<k> r$<node>(…)`, where `k` is the lowest node with
+    /// the same tables as `node` ([`NODE_MODULE_PREFIX`]).
+    PerNode,
+}
+
+/// Name prefix of the per-node modules of [`Instances::PerNode`]:
+/// `wormcast_node_n<k>` is the shared router with node `k`'s tables.
+pub const NODE_MODULE_PREFIX: &str = "wormcast_node_n";
+
+/// The tie-offs of every node, and for each node the lowest node with the
+/// same tie-offs (the node whose per-node module it instantiates).
+fn tie_offs(p: &RouterParams, cfg: &[RouterConfig]) -> (Vec<Vec<(String, String)>>, Vec<usize>) {
+    let ties: Vec<Vec<(String, String)>> = cfg
+        .iter()
+        .map(|c| {
+            NodeTables::new(c, p)
+                .ports()
+                .map(|(t, w, x)| (t, lit(w, x)))
+                .collect()
+        })
+        .collect();
+    let mut first: std::collections::HashMap<&[(String, String)], usize> = Default::default();
+    let class = ties
+        .iter()
+        .enumerate()
+        .map(|(r, t)| *first.entry(t.as_slice()).or_insert(r))
+        .collect();
+    (ties, class)
+}
+
+/// The per-node module of [`Instances::PerNode`] for node `k`: the shared
+/// router's ports less its tables, which it ties to `tie`.
+fn node_module(k: usize, router: &[Port], tie: &[(String, String)]) -> String {
+    let ports: Vec<Port> = router.iter().filter(|q| !is_table(q)).cloned().collect();
+    let mut v = format!(
+        "\n// Node {k}'s router (and every node with the same tables): {ROUTER_MODULE}\n\
+         // with the node tables tied off inside, so that synthesis can treat each\n\
+         // distinct router out of context (docs/fpga.md)."
+    );
+    v.push_str(&module_head(&format!("{NODE_MODULE_PREFIX}{k}"), &ports));
+    let mut conns: Vec<String> = ports
+        .iter()
+        .map(|q| format!(".{n}({n})", n = q.name))
+        .collect();
+    conns.extend(tie.iter().map(|(t, x)| format!(".{t}({x})")));
+    v.push_str(&format!(
+        "    {ROUTER_MODULE} {NODE_INSTANCE}(\n        {}\n    );\nendmodule\n",
+        conns.join(",\n        ")
+    ));
+    v
+}
+
 /// [`fabric_module`] built from a router with a deliberate [`Fault`] (every
 /// node's: the one router module), so a self-checking top can show that it
 /// catches a broken router.
@@ -344,6 +416,17 @@ pub fn fabric_module_fault(
     p: &RouterParams,
     cfg: &[RouterConfig],
     fault: Fault,
+) -> InputResult<Generated> {
+    fabric_module_as(topo, p, cfg, fault, Instances::Shared)
+}
+
+/// [`fabric_module_fault`] with the routers instantiated as `inst` says.
+pub fn fabric_module_as(
+    topo: &Topology,
+    p: &RouterParams,
+    cfg: &[RouterConfig],
+    fault: Fault,
+    inst: Instances,
 ) -> InputResult<Generated> {
     check_width(p)?;
     if cfg.len() != topo.nodes() as usize {
@@ -386,7 +469,15 @@ pub fn fabric_module_fault(
         .iter()
         .map(|(d, s)| (d.as_str(), s.as_deref().map(clean)))
         .collect();
+    let (ties, class) = tie_offs(p, cfg);
     let mut v = g.verilog;
+    if inst == Instances::PerNode {
+        for (k, tie) in ties.iter().enumerate() {
+            if class[k] == k {
+                v.push_str(&node_module(k, &g.ports, tie));
+            }
+        }
+    }
     v.push_str(&format!(
         "\n// The {kind} {}x{}: {n} instances of {ROUTER_MODULE}, one per node (r$<node>).\n\
          // {CLK}: rising edge; {RST}: active high, synchronous. NI ports:\n\
@@ -405,29 +496,37 @@ pub fn fabric_module_fault(
             v.push_str(&format!("    wire {range}r${r}${};\n", q.name));
         }
     }
-    for (r, c) in cfg.iter().enumerate() {
-        let tables = NodeTables::new(c, p);
-        let tie: std::collections::HashMap<String, String> =
-            tables.ports().map(|(t, w, x)| (t, lit(w, x))).collect();
+    for r in 0..n {
+        let tie: std::collections::HashMap<&str, &str> = ties[r]
+            .iter()
+            .map(|(t, x)| (t.as_str(), x.as_str()))
+            .collect();
         let conns: Vec<String> = g
             .ports
             .iter()
-            .map(|q| {
+            .filter_map(|q| {
                 let net = if q.direction == "output" {
                     format!("r${r}${}", q.name)
-                } else if let Some(t) = tie.get(&q.name) {
-                    t.clone()
+                } else if let Some(t) = tie.get(q.name.as_str()) {
+                    if inst == Instances::PerNode {
+                        return None;
+                    }
+                    t.to_string()
                 } else {
                     match src.get(format!("r${r}${}", q.name).as_str()) {
                         Some(Some(s)) => s.clone(),
                         _ => lit(q.width, 0),
                     }
                 };
-                format!(".{}({net})", q.name)
+                Some(format!(".{}({net})", q.name))
             })
             .collect();
+        let module = match inst {
+            Instances::Shared => ROUTER_MODULE.to_string(),
+            Instances::PerNode => format!("{NODE_MODULE_PREFIX}{}", class[r]),
+        };
         v.push_str(&format!(
-            "    {ROUTER_MODULE} r${r}(\n        {}\n    );\n",
+            "    {module} r${r}(\n        {}\n    );\n",
             conns.join(",\n        ")
         ));
     }

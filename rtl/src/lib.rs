@@ -12,6 +12,7 @@
 //! `wormcast-sim`, so the two models cannot drift.
 
 pub mod arbiter;
+pub mod boards;
 pub mod compare;
 pub mod crossbar;
 pub mod decode;

@@ -10,9 +10,10 @@
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use wormcast_rtl::boards::Board;
 use wormcast_rtl::fabric_cfg::{configs, dstm_configs_faulty};
-use wormcast_rtl::fpga_top::{board_wrapper, fpga_top, BOARD_MODULE, BREAKOUT_PCF, TOP_OUTPUTS};
-use wormcast_rtl::generate::{fabric_module, router_module, Generated, WIDTHS};
+use wormcast_rtl::fpga_top::{board_wrapper, fpga_top_as, BOARD_MODULE, TOP_OUTPUTS};
+use wormcast_rtl::generate::{fabric_module_as, router_module, Generated, Instances, WIDTHS};
 use wormcast_rtl::router::Fault;
 use wormcast_sim::config::{RouterParams, RoutingKind};
 use wormcast_sim::flit::FlitFormat;
@@ -106,6 +107,18 @@ pub struct VerilogArgs {
     /// send (`traffic.multicast_scheme`; `auto` = the routing's own).
     #[arg(long, default_value = "auto")]
     pub scheme: String,
+    /// A fabric with one thin module per distinct router
+    /// (`wormcast_node_n<k>`: the shared router with node k's tables tied
+    /// off inside) instead of tables tied off at each instance: the same
+    /// logic, for synthesis out of context at network scale
+    /// (`scripts/synth_fabric.py`, docs/fpga.md).
+    #[arg(long)]
+    pub per_node: bool,
+    /// FPGA top: the board whose wrapper pins are written
+    /// (`hx8k-breakout`: iCE40-HX8K breakout `.pcf`; `ulx3s-85f`: ULX3S
+    /// with the LFE5U-85F, `.lpf`).
+    #[arg(long, default_value = "hx8k-breakout")]
+    pub board: String,
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
@@ -225,11 +238,26 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     if a.fpga_top {
         return fpga(&a, &params);
     }
+    if a.per_node && a.router {
+        return Err(InputError::new(
+            "per_node",
+            "with --router",
+            "a whole fabric only (a single router is already one node's module)",
+        ));
+    }
     let (g, node): (Generated, Option<u32>) = if a.router {
         let n = parse_node(&topo, &a.node)?;
         (router_module(&params, &cfg[n as usize])?, Some(n))
     } else {
-        (fabric_module(&topo, &params, &cfg)?, None)
+        let inst = if a.per_node {
+            Instances::PerNode
+        } else {
+            Instances::Shared
+        };
+        (
+            fabric_module_as(&topo, &params, &cfg, Fault::None, inst)?,
+            None,
+        )
     };
     let io = |e: std::io::Error| InputError::new("out", a.out.display().to_string(), e.to_string());
     std::fs::create_dir_all(&a.out).map_err(io)?;
@@ -243,6 +271,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     let manifest = json!({
         "generator": "wormcast verilog (rtl/, rust-hdl 0.46)",
         "kind": if a.router { "router" } else { "fabric" },
+        "per_node": a.per_node,
         "files": [file],
         "filelist": filelist,
         "top": g.top,
@@ -328,25 +357,35 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
         messages: a.gen_messages,
         seed: a.gen_seed,
     };
+    let board = Board::parse(&a.board)?;
     let plan = Plan::new(&sc, opts)?;
-    let g = fpga_top(&plan, Fault::None)?;
+    let inst = if a.per_node {
+        Instances::PerNode
+    } else {
+        Instances::Shared
+    };
+    let g = fpga_top_as(&plan, Fault::None, inst)?;
     let io = |e: std::io::Error| InputError::new("out", a.out.display().to_string(), e.to_string());
     std::fs::create_dir_all(&a.out).map_err(io)?;
     let file = format!("{}.v", g.top);
-    let board = format!("{BOARD_MODULE}.v");
-    let pcf = "ice40_hx8k_breakout.pcf";
+    let wrapper = format!("{BOARD_MODULE}.v");
+    let pcf = board.constraint_file();
     std::fs::write(a.out.join(&file), &g.verilog).map_err(io)?;
-    std::fs::write(a.out.join(&board), board_wrapper(&g)).map_err(io)?;
-    std::fs::write(a.out.join(pcf), BREAKOUT_PCF).map_err(io)?;
+    std::fs::write(a.out.join(&wrapper), board_wrapper(&g)).map_err(io)?;
+    std::fs::write(a.out.join(pcf), board.constraints()).map_err(io)?;
     let filelist = format!("{}.f", g.top);
-    std::fs::write(a.out.join(&filelist), format!("{file}\n{board}\n")).map_err(io)?;
+    std::fs::write(a.out.join(&filelist), format!("{file}\n{wrapper}\n")).map_err(io)?;
     let multicast = plan.pop.iter().flatten().filter(|&&p| p > 1).count();
     let manifest = json!({
         "generator": "wormcast verilog --fpga-top (rtl/src/fpga_top.rs)",
         "kind": "fpga_top",
-        "files": [file, board],
+        "files": [file, wrapper],
         "filelist": filelist,
         "pcf": pcf,
+        "board": board.name(),
+        "family": board.family(),
+        "clock_mhz": board.clock_mhz(),
+        "per_node": a.per_node,
         "top": g.top,
         "board_top": BOARD_MODULE,
         "parameters": {
@@ -373,7 +412,7 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
     let text = serde_json::to_string_pretty(&manifest).expect("JSON") + "\n";
     std::fs::write(a.out.join("manifest.json"), text).map_err(io)?;
     outln!(
-        "wrote {file} ({} lines), {board}, {pcf}, {filelist} and manifest.json to {}",
+        "wrote {file} ({} lines), {wrapper}, {pcf}, {filelist} and manifest.json to {}",
         g.verilog.lines().count(),
         a.out.display()
     );

@@ -568,10 +568,26 @@ pub struct FabricDut {
 /// parameters and per-router tables as the native `Network`) and writes it
 /// into `dir`.
 pub fn write_fabric_dut(sc: &wormcast_sim::scenario::Scenario, dir: &Path) -> FabricDut {
+    write_fabric_dut_as(sc, dir, wormcast_rtl::generate::Instances::Shared)
+}
+
+/// [`write_fabric_dut`] with the routers instantiated as `inst` says (the
+/// per-node form the synthesis flow reads must be the same logic).
+pub fn write_fabric_dut_as(
+    sc: &wormcast_sim::scenario::Scenario,
+    dir: &Path,
+    inst: wormcast_rtl::generate::Instances,
+) -> FabricDut {
     let net = wormcast_sim::network::Network::new(sc).unwrap_or_else(|e| panic!("{e}"));
     let (topo, params) = (net.fabric.topo, net.fabric.params);
-    let module = wormcast_rtl::generate::fabric_module(&topo, &params, &net.fabric.cfg)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let module = wormcast_rtl::generate::fabric_module_as(
+        &topo,
+        &params,
+        &net.fabric.cfg,
+        wormcast_rtl::Fault::None,
+        inst,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let file = write_dut(&module, dir);
     FabricDut {
         module,
