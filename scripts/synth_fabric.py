@@ -142,6 +142,9 @@ def main():
                          "names the files and the top) instead of running `wormcast verilog`")
     ap.add_argument("--netlist-verilog", action="store_true",
                     help="with --stitch: also write the netlist as Verilog (OUT/netlist.v) for gate-level simulation")
+    ap.add_argument("--baseline", metavar="FILE",
+                    help="fail (exit 1) when the mean LUT4 per router exceeds FILE's lut4_per_router "
+                         "by more than its tolerance_percent (the CI area gate, scripts/synth_fabric_baseline.json)")
     ap.add_argument("--synth-flags", default="",
                     help="extra flags for synth_<family> (e.g. -abc9)")
     argv = sys.argv[1:]
@@ -278,6 +281,18 @@ def main():
     json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=2)
     brief = {k: v for k, v in summary.items() if k != "nodes"}
     print(json.dumps(brief, indent=2))
+    if a.baseline:
+        b = json.load(open(a.baseline))
+        key = f"{a.family}:{a.topology}"
+        if key not in b.get("lut4_per_router", {}):
+            fail(f"{a.baseline}: no lut4_per_router entry for `{key}`")
+        base, tol = b["lut4_per_router"][key], b["tolerance_percent"]
+        mean = summary["LUT4_per_router"]["mean"]
+        limit = base * (100 + tol) / 100
+        print(f"{key}: {mean} LUT4 per router (baseline {base}, limit {limit:.1f} = +{tol} %)")
+        if mean > limit:
+            print(f"fabric area regression: {mean} LUT4 per router > {limit:.1f} ({a.baseline})", file=sys.stderr)
+            sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -115,5 +115,14 @@ echo "router synth_ice40: ${luts:-?} SB_LUT4 (baseline $base, limit $limit = +$t
 [ -n "$luts" ] && [ "$luts" -gt 100 ] || { echo "synth_ice40 produced no logic" >&2; exit 1; }
 [ "$luts" -le "$limit" ] || { echo "router area regression: $luts SB_LUT4 > $limit (scripts/synth_baseline.json $base + $tol %)" >&2; exit 1; }
 
+step "fabric synthesis (4x4 DSTM-1 torus, every router out of context: scripts/synth_fabric.py)"
+# The network-scale flow of docs/fpga.md on the fabric every equivalence
+# suite uses: the 16 routers through yosys synth_ice40 two at a time
+# (about 2 minutes on 2 cores), gated like the router above.
+python3 scripts/synth_fabric.py torus:4x4 --bin "$bin" --out target/synth-fabric-ci \
+  --baseline scripts/synth_fabric_baseline.json >target/synth-fabric-ci.log \
+  || { tail -30 target/synth-fabric-ci.log >&2; exit 1; }
+tail -1 target/synth-fabric-ci.log
+
 echo
 echo "suite: $passed passed, $failed failed (done $(date -u +%T))"
