@@ -384,9 +384,26 @@ pub struct OnChip {
     pub expected: u32,
     pub received: u32,
     pub errors: u32,
+    /// The events of the last edge, as the top's event registers hold them
+    /// (messages started, deliveries asked for, deliveries accepted, checker
+    /// errors, and whether a flit moved): the counters and the watchdog
+    /// take them one edge later. The Verilog registers every generator's and
+    /// checker's events where they happen, so that the sums across the die
+    /// start from registers (docs/fpga.md, "Fmax of a fabric").
+    pub events: Events,
     /// Injection transfers and consumed flits so far (statistics).
     pub flits_in: u64,
     pub flits_out: u64,
+}
+
+/// One edge's events, summed over every generator and checker.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Events {
+    pub starts: u32,
+    pub pops: u32,
+    pub goods: u32,
+    pub bads: u32,
+    pub progress: bool,
 }
 
 fn count_mask() -> u32 {
@@ -425,6 +442,7 @@ impl OnChip {
             expected: 0,
             received: 0,
             errors: 0,
+            events: Events::default(),
             flits_in: 0,
             flits_out: 0,
         }
@@ -493,11 +511,21 @@ impl OnChip {
                 }
             }
         }
-        self.sent = self.sent.wrapping_add(starts) & count_mask();
-        self.expected = self.expected.wrapping_add(pops) & count_mask();
-        self.received = self.received.wrapping_add(goods) & count_mask();
-        self.errors = (self.errors + bads).min((1 << ERR_BITS) - 1);
-        if outstanding && !progress {
+        let e = std::mem::replace(
+            &mut self.events,
+            Events {
+                starts,
+                pops,
+                goods,
+                bads,
+                progress,
+            },
+        );
+        self.sent = self.sent.wrapping_add(e.starts) & count_mask();
+        self.expected = self.expected.wrapping_add(e.pops) & count_mask();
+        self.received = self.received.wrapping_add(e.goods) & count_mask();
+        self.errors = (self.errors + e.bads).min((1 << ERR_BITS) - 1);
+        if outstanding && !e.progress {
             if self.wd + 1 >= WATCHDOG {
                 self.stall = true;
             } else {
