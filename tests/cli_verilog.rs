@@ -2,6 +2,7 @@
 //! manifest, deterministic bytes, clear errors for bad flags.
 
 use std::path::Path;
+use std::process::Command;
 
 mod common;
 use common::wormcast as run;
@@ -79,10 +80,31 @@ fn fabric_files() {
     assert_eq!(m["kind"], "fabric");
     let v = std::fs::read_to_string(Path::new(&d).join("wormcast_torus_3x3.v")).unwrap();
     assert!(v.contains("module wormcast_torus_3x3("));
-    // The file list names the one Verilog file, relative to itself.
+    // The file list names the one Verilog file by its absolute path, so
+    // that a simulator reads it from any working directory.
     assert_eq!(m["filelist"], "wormcast_torus_3x3.f");
     let f = std::fs::read_to_string(Path::new(&d).join("wormcast_torus_3x3.f")).unwrap();
-    assert_eq!(f, "wormcast_torus_3x3.v\n");
+    let abs = std::fs::canonicalize(&d)
+        .unwrap()
+        .join("wormcast_torus_3x3.v");
+    assert_eq!(f, format!("{}\n", abs.display()));
+    // ... and iverilog compiles the fabric through it from elsewhere
+    // (scripts/test.sh installs iverilog).
+    let elsewhere = std::env::temp_dir();
+    let o = Command::new("iverilog")
+        .current_dir(&elsewhere)
+        .args(["-g2012", "-o"])
+        .arg(Path::new(&d).join("a.vvp"))
+        .arg("-c")
+        .arg(Path::new(&d).join("wormcast_torus_3x3.f"))
+        .output()
+        .expect("iverilog runs (apt-get install iverilog)");
+    assert!(
+        o.status.success(),
+        "iverilog -c from {}: {}",
+        elsewhere.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
     // NI ports by node and channel (docs/hardware.md section 0).
     let ports = m["ports"].as_array().unwrap();
     assert_eq!(ports.len(), 2 + 9 * 3 + 9 * 2 * 3);
@@ -402,7 +424,15 @@ fn fpga_top_files_manifest_and_errors() {
     let pcf = std::fs::read_to_string(Path::new(&dir).join("ice40_hx8k_breakout.pcf")).unwrap();
     assert!(pcf.contains("set_io clk J3"));
     let f = std::fs::read_to_string(Path::new(&dir).join("wormcast_fpga_torus_2x2.f")).unwrap();
-    assert_eq!(f, "wormcast_fpga_torus_2x2.v\nwormcast_fpga_board.v\n");
+    let abs = std::fs::canonicalize(&dir).unwrap();
+    assert_eq!(
+        f,
+        format!(
+            "{}\n{}\n",
+            abs.join("wormcast_fpga_torus_2x2.v").display(),
+            abs.join("wormcast_fpga_board.v").display()
+        )
+    );
     let out = |extra: &[&str]| {
         let mut a = vec!["verilog", "--fpga-top", "--flit-width", "16"];
         a.extend_from_slice(extra);

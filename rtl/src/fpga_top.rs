@@ -631,16 +631,20 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
     })
 }
 
-/// The iCE40-HX8K breakout board wrapper around `top`: a power-on reset of
-/// 16 cycles (the board has no reset button; iCE40 flip-flops start at 0)
-/// and the LEDs: 0 heartbeat, 1 pass, 2 done, 3 stall, 4 any error, 5–7
-/// the error count's low bits.
+/// The board wrapper around `top`, the same for every board of
+/// [`crate::boards::Board`] (only the pin file differs): a power-on reset
+/// of 16 cycles (the boards have no reset the design may rely on; iCE40
+/// and ECP5 flip-flops start at 0 after configuration) and the LEDs: 0
+/// heartbeat, 1 pass, 2 done, 3 stall, 4 any error, 5–7 the error count's
+/// low bits.
 pub fn board_wrapper(top: &Generated) -> String {
     format!(
         "
-// iCE40-HX8K breakout board top (scripts/ice40_hx8k_breakout.pcf): clk is
-// the board's 12 MHz oscillator; led[0] heartbeat, led[1] pass, led[2] done,
-// led[3] stall, led[4] any error, led[7:5] err_count[2:0].
+// Board top (wormcast verilog --fpga-top --board ...): clk is the board's
+// oscillator, pinned by the constraint file written beside this file
+// (ice40_hx8k_breakout.pcf: 12 MHz; ulx3s_85f.lpf: 25 MHz); led[0] heartbeat,
+// led[1] pass, led[2] done, led[3] stall, led[4] any error, led[7:5]
+// err_count[2:0]. docs/fpga.md.
 module {BOARD_MODULE}(
     input wire clk,
     output wire [7:0] led

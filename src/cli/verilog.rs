@@ -263,11 +263,12 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     std::fs::create_dir_all(&a.out).map_err(io)?;
     let file = format!("{}.v", g.top);
     std::fs::write(a.out.join(&file), &g.verilog).map_err(io)?;
-    // The file list for simulators and synthesis flows (`verilator -f`,
-    // `iverilog -c`, yosys `read_verilog -f`-style scripts): paths relative
-    // to the list's own directory.
     let filelist = format!("{}.f", g.top);
-    std::fs::write(a.out.join(&filelist), format!("{file}\n")).map_err(io)?;
+    std::fs::write(
+        a.out.join(&filelist),
+        file_list(&a.out, &[&file]).map_err(io)?,
+    )
+    .map_err(io)?;
     let manifest = json!({
         "generator": "wormcast verilog (rtl/, rust-hdl 0.46)",
         "kind": if a.router { "router" } else { "fabric" },
@@ -312,6 +313,19 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         a.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file list for simulators and synthesis flows (`verilator -f`,
+/// `iverilog -c`): absolute paths, so that it works from any working
+/// directory (relative paths in a `-f` list are taken from the working
+/// directory by both tools, so a list of bare names worked only inside
+/// the output folder).
+fn file_list(out: &std::path::Path, files: &[&str]) -> std::io::Result<String> {
+    let dir = std::fs::canonicalize(out)?;
+    Ok(files
+        .iter()
+        .map(|f| format!("{}\n", dir.join(f).display()))
+        .collect())
 }
 
 /// `--fpga-top`: the plan from a scenario of the same flags (so the
@@ -374,7 +388,11 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
     std::fs::write(a.out.join(&wrapper), board_wrapper(&g)).map_err(io)?;
     std::fs::write(a.out.join(pcf), board.constraints()).map_err(io)?;
     let filelist = format!("{}.f", g.top);
-    std::fs::write(a.out.join(&filelist), format!("{file}\n{wrapper}\n")).map_err(io)?;
+    std::fs::write(
+        a.out.join(&filelist),
+        file_list(&a.out, &[&file, &wrapper]).map_err(io)?,
+    )
+    .map_err(io)?;
     let multicast = plan.pop.iter().flatten().filter(|&&p| p > 1).count();
     let manifest = json!({
         "generator": "wormcast verilog --fpga-top (rtl/src/fpga_top.rs)",

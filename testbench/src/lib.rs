@@ -2,6 +2,7 @@
 //! with its rust-hdl twin (ARCHITECTURE §2) and with the generated Verilog
 //! under iverilog and Verilator.
 
+pub mod gate;
 pub mod golden;
 pub mod lockstep;
 pub mod signals;

@@ -21,6 +21,7 @@ use wormcast_rtl::Fault;
 use wormcast_sim::config::RouterParams;
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
+use wormcast_testbench::gate::{first_difference, fpga_netlist_run, native_lines};
 use wormcast_testbench::vectors::{build, require_tool, router_vectors, run, Simulator};
 
 /// Cycles of stimulus: valid worms, malformed heads, garbage flits and
@@ -148,94 +149,6 @@ fn synthesised_router_netlist_equals_native_and_a_broken_one_is_caught() {
     );
 }
 
-/// The FPGA top's testbench: one reset edge (as the Verilator harness),
-/// then every cycle one line of the outputs, in the order of
-/// `fpga_top::TOP_OUTPUTS`, before the edge.
-fn fpga_tb(top: &str, cycles: u64) -> String {
-    format!(
-        "`timescale 1ns/1ps\nmodule tb;\n  reg clk = 0, rst = 1;\n  wire pass, done, stall, heartbeat;\n  \
-         wire [15:0] err_count;\n  wire [23:0] sent, expected, received;\n  \
-         {top} dut(.clk(clk), .rst(rst), .pass(pass), .done(done), .stall(stall), .heartbeat(heartbeat),\n    \
-         .err_count(err_count), .sent(sent), .expected(expected), .received(received));\n  \
-         integer c;\n  initial begin\n    #1 clk = 1; #1 clk = 0; rst = 0;\n    \
-         for (c = 0; c < {cycles}; c = c + 1) begin\n      \
-         #1 $display(\"%0d %b %b %b %b %0d %0d %0d %0d\", c, pass, done, stall, heartbeat, err_count, sent, expected, received);\n      \
-         clk = 1; #1 clk = 0;\n    end\n    $finish;\n  end\nendmodule\n"
-    )
-}
-
-fn native_lines(plan: wormcast_sim::onchip::Plan, cycles: u64) -> Vec<String> {
-    let mut top = wormcast_sim::onchip::OnChip::new(plan);
-    (0..cycles)
-        .map(|c| {
-            let o = top.outputs();
-            top.step();
-            format!(
-                "{c} {} {} {} {} {} {} {} {}",
-                o.pass as u8,
-                o.done as u8,
-                o.stall as u8,
-                o.heartbeat as u8,
-                o.err_count,
-                o.sent,
-                o.expected,
-                o.received
-            )
-        })
-        .collect()
-}
-
-/// Runs the netlist `gates` of the FPGA top for as many cycles as `want`
-/// has lines; its output lines.
-fn fpga_netlist_run(
-    dir: &Path,
-    tag: &str,
-    gates: &Path,
-    top: &str,
-    want: &[String],
-) -> Vec<String> {
-    let tb = dir.join(format!("{tag}_tb.v"));
-    std::fs::write(&tb, fpga_tb(top, want.len() as u64)).unwrap();
-    let exe = dir.join(format!("{tag}.vvp"));
-    let o = Command::new("iverilog")
-        .args(["-g2005", "-o"])
-        .arg(&exe)
-        .arg(&tb)
-        .arg(gates)
-        .output()
-        .expect("iverilog runs");
-    assert!(
-        o.status.success(),
-        "iverilog: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let t0 = std::time::Instant::now();
-    let o = Command::new("vvp")
-        .arg("-n")
-        .arg(&exe)
-        .output()
-        .expect("vvp runs");
-    let got: Vec<String> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
-        .map(str::to_string)
-        .collect();
-    eprintln!(
-        "{tag}: {} cycles at gate level in {:.1}s",
-        got.len(),
-        t0.elapsed().as_secs_f64()
-    );
-    got
-}
-
-/// The first line where `got` differs from `want`: (want, got).
-fn first_difference(want: &[String], got: &[String]) -> Option<(String, String)> {
-    want.iter().enumerate().find_map(|(i, w)| {
-        let g = got.get(i).cloned().unwrap_or_else(|| "(no line)".into());
-        (&g != w).then(|| (w.clone(), g))
-    })
-}
-
 /// The self-checking FPGA top of `scripts/synth.sh` (2×2 DSTM-1 torus,
 /// 16-bit flits) through the bitstream flow's `synth_ice40 -abc9`: the
 /// netlist's outputs equal the native model's at every cycle, and the
@@ -269,7 +182,7 @@ fn fpga_top_netlist_equals_native_and_a_broken_one_fails() {
     );
     let good = fpga_top(&plan, Fault::None).unwrap();
     let gates = netlist_with(&good, &dir, "good", "synth_ice40 -abc9");
-    let got = fpga_netlist_run(&dir, "good", &gates, &good.top, &want);
+    let got = fpga_netlist_run(&dir, "good", &[gates], &["-g2005".into()], &good.top, &want);
     let diff = first_difference(&want, &got);
     assert_eq!(diff, None, "(native, netlist) at the first differing cycle");
     eprintln!(
@@ -279,7 +192,7 @@ fn fpga_top_netlist_equals_native_and_a_broken_one_fails() {
 
     let bad = fpga_top(&plan, Fault::ReadyBeforeEdge).unwrap();
     let gates = netlist_with(&bad, &dir, "bad", "synth_ice40 -abc9");
-    let got = fpga_netlist_run(&dir, "bad", &gates, &bad.top, &want);
+    let got = fpga_netlist_run(&dir, "bad", &[gates], &["-g2005".into()], &bad.top, &want);
     let (w, g) =
         first_difference(&want, &got).expect("the broken netlist matched the native model");
     eprintln!("broken router: first difference native `{w}` netlist `{g}`");
