@@ -16,7 +16,7 @@ use crate::generate::{fabric_module_as, lit, module_head, Generated, Instances, 
 use crate::names::{ni_port, CLK, RST};
 use crate::router::Fault;
 use wormcast_sim::onchip::{
-    bits_for, Plan, COUNT_BITS, ERR_BITS, HEARTBEAT_BIT, RATE_BITS, STRIDE, WATCHDOG,
+    bits_for, Plan, COUNT_BITS, ERR_BITS, EVENT_GROUP, HEARTBEAT_BIT, RATE_BITS, STRIDE, WATCHDOG,
 };
 use wormcast_sim::InputResult;
 
@@ -514,8 +514,8 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
     // and the watchdog span the whole die, and taken straight from the
     // checkers' compare logic they were the critical path of a 4×4 top
     // (51 MHz on an ECP5 against the lone router's 78; docs/fpga.md).
-    // The counters and the watchdog therefore see every event one cycle
-    // later, as `onchip::OnChip::step` does.
+    // The counters and the watchdog therefore see every event
+    // EVENT_STAGES cycles later, as `onchip::OnChip::step` does.
     let pcb = s.pcb as usize;
     for node in 0..n {
         v.push_str(&format!(
@@ -565,6 +565,52 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
     // firing at once.
     let kb = bits_for((n * cons + 1) as u64) as usize;
     let pw = bits_for((n * n + 1) as u64) as usize;
+    // Second stage: the events of each group of EVENT_GROUP nodes summed
+    // into a register, so that no adder tree spans more than a group or
+    // the groups (the 4×4 top's critical path at one stage was the sum of
+    // its 32 checkers' error pulses into err_count: 66.6 MHz on an ECP5).
+    let groups: Vec<Vec<usize>> = (0..n)
+        .collect::<Vec<_>>()
+        .chunks(EVENT_GROUP)
+        .map(<[usize]>::to_vec)
+        .collect();
+    let gsum = |f: &dyn Fn(usize) -> Vec<String>, nodes: &[usize], op: &str| {
+        nodes
+            .iter()
+            .flat_map(|&k| f(k))
+            .collect::<Vec<_>>()
+            .join(op)
+    };
+    let mut gclear = String::new();
+    let mut gload = String::new();
+    for (j, nodes) in groups.iter().enumerate() {
+        v.push_str(&format!(
+            "    reg [{}:0] s{j}_start, s{j}_good, s{j}_bad;\n    reg [{}:0] s{j}_pop;\n    reg s{j}_prog;\n",
+            kb - 1,
+            pw - 1
+        ));
+        gclear.push_str(&format!(
+            " s{j}_start <= {kb}'d0; s{j}_good <= {kb}'d0; s{j}_bad <= {kb}'d0; s{j}_pop <= {pw}'d0; s{j}_prog <= 1'b0;"
+        ));
+        gload.push_str(&format!(
+            "            s{j}_start <= {}; s{j}_pop <= {};\n\
+             \x20           s{j}_good <= {}; s{j}_bad <= {}; s{j}_prog <= {};\n",
+            gsum(&evs("start"), nodes, " + "),
+            gsum(&evs("pop"), nodes, " + "),
+            gsum(&evc("good"), nodes, " + "),
+            gsum(&evc("bad"), nodes, " + "),
+            gsum(&evs("prog"), nodes, " | "),
+        ));
+    }
+    v.push_str(&format!(
+        "    always @(posedge {CLK}) begin\n        if ({RST}) begin\n           {gclear}\n        end else begin\n{gload}        end\n    end\n"
+    ));
+    let grp = |x: &str, op: &str| {
+        (0..groups.len())
+            .map(|j| format!("s{j}_{x}"))
+            .collect::<Vec<_>>()
+            .join(op)
+    };
     let wd_bits = bits_for(WATCHDOG as u64) as usize + 1;
     let hb_bits = HEARTBEAT_BIT as usize + 1;
     v.push_str(&format!(
@@ -611,13 +657,13 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
          endmodule\n",
         kb1 = kb - 1,
         pw1 = pw - 1,
-        starts = join(&evs("start"), " + "),
-        pops = join(&evs("pop"), " + "),
-        goods = join(&evc("good"), " + "),
-        bads = join(&evc("bad"), " + "),
+        starts = grp("start", " + "),
+        pops = grp("pop", " + "),
+        goods = grp("good", " + "),
+        bads = grp("bad", " + "),
         eb1 = eb - 1,
         busy = join(&gens("busy"), " | "),
-        progress = join(&evs("prog"), " | "),
+        progress = grp("prog", " | "),
         cb1 = cb - 1,
         wd1 = wd_bits - 1,
         hb1 = hb_bits - 1,

@@ -55,6 +55,14 @@ pub const COUNT_BITS: u32 = 24;
 pub const ERR_BITS: u32 = 16;
 /// Cycles with traffic outstanding and nothing moving before `stall`.
 pub const WATCHDOG: u32 = 4096;
+/// Nodes whose registered events the FPGA top adds up into one register
+/// before the counters add the groups: the second of the two event stages
+/// (`OnChip::events`), so that no adder tree spans the whole die.
+pub const EVENT_GROUP: usize = 4;
+/// Edges from an event (a message started, a delivery checked, a flit
+/// moved) to the counters and the watchdog: the node's event register,
+/// then its group's.
+pub const EVENT_STAGES: usize = 2;
 /// The heartbeat is this bit of a free-running cycle counter (0.7 Hz LED
 /// blink at the breakout board's 12 MHz).
 pub const HEARTBEAT_BIT: u32 = 23;
@@ -384,13 +392,14 @@ pub struct OnChip {
     pub expected: u32,
     pub received: u32,
     pub errors: u32,
-    /// The events of the last edge, as the top's event registers hold them
-    /// (messages started, deliveries asked for, deliveries accepted, checker
-    /// errors, and whether a flit moved): the counters and the watchdog
-    /// take them one edge later. The Verilog registers every generator's and
-    /// checker's events where they happen, so that the sums across the die
-    /// start from registers (docs/fpga.md, "Fmax of a fabric").
-    pub events: Events,
+    /// The events of the last [`EVENT_STAGES`] edges, oldest first, as the
+    /// top's event registers hold them (messages started, deliveries asked
+    /// for, deliveries accepted, checker errors, and whether a flit moved):
+    /// the counters and the watchdog take them that many edges later. The
+    /// Verilog registers every generator's and checker's events where they
+    /// happen, then each group's sum, so that the sums across the die start
+    /// from registers (docs/fpga.md, "Fmax of a fabric").
+    pub events: [Events; EVENT_STAGES],
     /// Injection transfers and consumed flits so far (statistics).
     pub flits_in: u64,
     pub flits_out: u64,
@@ -442,7 +451,7 @@ impl OnChip {
             expected: 0,
             received: 0,
             errors: 0,
-            events: Events::default(),
+            events: [Events::default(); EVENT_STAGES],
             flits_in: 0,
             flits_out: 0,
         }
@@ -511,16 +520,15 @@ impl OnChip {
                 }
             }
         }
-        let e = std::mem::replace(
-            &mut self.events,
-            Events {
-                starts,
-                pops,
-                goods,
-                bads,
-                progress,
-            },
-        );
+        let e = self.events[0];
+        self.events.rotate_left(1);
+        self.events[EVENT_STAGES - 1] = Events {
+            starts,
+            pops,
+            goods,
+            bads,
+            progress,
+        };
         self.sent = self.sent.wrapping_add(e.starts) & count_mask();
         self.expected = self.expected.wrapping_add(e.pops) & count_mask();
         self.received = self.received.wrapping_add(e.goods) & count_mask();
