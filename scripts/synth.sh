@@ -19,9 +19,11 @@
 #     registered), so Fmax is the router's own register-to-register figure;
 #     the shift registers add one LC per port bit to the utilisation.
 #   - icepack + icetime for an independent timing estimate
-# A 2x2 DSTM-1 torus fabric (4 routers): yosys synth_ice40 cell counts, about
-# 1 minute (a 3x3 fabric took more than 6 CPU-minutes and was not finished;
-# set FABRIC=3x3 to try it).
+# A 2x2 DSTM-1 torus fabric (4 routers): plain flattened yosys synth_ice40
+# cell counts, about 1 minute (FABRIC=KxM for another size; its time and
+# memory grow with the router count). Larger fabrics go through the
+# out-of-context flow, scripts/synth_fabric.py and scripts/synth_sizes.sh
+# (docs/fpga.md, "Synthesis at network scale").
 # The self-checking FPGA top (2x2 torus) to a bitstream for the iCE40-HX8K
 # breakout board, and its netlist at gate level against the native model
 # and after place-and-route (GATE_LEVEL=0 skips that step, about 10 minutes).
