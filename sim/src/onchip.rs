@@ -19,6 +19,11 @@
 //! Each node's generator sends on injection channel 0; each consumption
 //! channel has a checker that is always ready (a sink that drains, the
 //! assumption of every deadlock argument of the papers).
+//!
+//! The top runs in epochs ([`EPOCH_SEND`] cycles in which messages may
+//! start, then [`EPOCH_DRAIN`] in which none does) and checks at the end of
+//! each that every node received exactly the deliveries asked of it;
+//! `pass` waits for the first such check.
 
 use crate::config::{RouterConfig, RouterParams};
 use crate::error::{InputError, InputResult};
@@ -75,15 +80,20 @@ pub const HEARTBEAT_BIT: u32 = 23;
 /// delivery at another).
 ///
 /// Why these values: the drain window must be far longer than the longest
-/// time a message may legitimately take once no new message starts (the
-/// worst drain time of the native model is measured by
-/// `sim/tests/onchip.rs`: tens of cycles on the 2×2 top at rate 48/256,
-/// a few hundred on a saturated 4×4 torus), and longer than the
+/// time the network takes to deliver everything once no new message
+/// starts (measured on this model by `sim/tests/onchip.rs`, which fails
+/// above 1 024: 24 cycles on the 2×2 top at rate 48/256, 38 at 256/256,
+/// 58 on a 3×3 Hamiltonian mesh and 151 on a 4×4 DSTM-1 torus at the full
+/// rate with half the entries multicast), and longer than the
 /// [`WATCHDOG`], so that a deadlock shows as `stall` before the epoch
 /// check reports its undelivered messages. 8 192 is twice the watchdog.
 /// The send window is as long: half the cycles carry traffic, the first
 /// check (and so the first `pass`) comes 16 384 cycles after reset
 /// (1.4 ms at 12 MHz), and one epoch is a power of two, a plain counter.
+/// The check reads the counters at the epoch's last edge, which hold the
+/// deliveries up to two cycles before it (events are registered, then
+/// counted): each delivery must arrive within the drain window less two
+/// cycles.
 pub const EPOCH_SEND: u32 = 8192;
 /// Cycles of each epoch in which no message starts (see [`EPOCH_SEND`]).
 pub const EPOCH_DRAIN: u32 = 8192;
