@@ -407,6 +407,7 @@ fn fpga_top_files_manifest_and_errors() {
             "pass",
             "done",
             "stall",
+            "mismatch",
             "heartbeat",
             "err_count",
             "sent",

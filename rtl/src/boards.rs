@@ -28,7 +28,8 @@ pub enum Board {
 const ULX3S_LPF: &str = "\
 # Radiona ULX3S, LFE5U-85F-6BG381C: wormcast_fpga_board (docs/fpga.md).
 # clk is the board's 25 MHz oscillator; led[0] heartbeat, led[1] pass,
-# led[2] done, led[3] stall, led[4] any error, led[7:5] err_count[2:0].
+# led[2] done, led[3] stall, led[4] any error, led[5] mismatch,
+# led[7:6] err_count[1:0].
 LOCATE COMP \"clk\" SITE \"G2\";
 IOBUF PORT \"clk\" PULLMODE=NONE IO_TYPE=LVCMOS33;
 FREQUENCY PORT \"clk\" 25 MHZ;

@@ -16,7 +16,8 @@ use crate::generate::{fabric_module_as, lit, module_head, Generated, Instances, 
 use crate::names::{ni_port, CLK, RST};
 use crate::router::Fault;
 use wormcast_sim::onchip::{
-    bits_for, Plan, COUNT_BITS, ERR_BITS, EVENT_GROUP, HEARTBEAT_BIT, RATE_BITS, STRIDE, WATCHDOG,
+    bits_for, Plan, COUNT_BITS, EPOCH, EPOCH_SEND, ERR_BITS, EVENT_GROUP, HEARTBEAT_BIT, RATE_BITS,
+    STRIDE, WATCHDOG,
 };
 use wormcast_sim::InputResult;
 
@@ -102,7 +103,8 @@ fn gen_module(plan: &Plan, s: &Shape) -> String {
 // which ROM entry it is; the entry's HEAD words are sent as stored, a
 // kind-3 word stands for the worm's data flits ({l}: the identity BODY
 // carrying the tag {{seq, entry, node}}, then payloads tag + i*{stride:#x}, the
-// last a TAIL). Registered valid/ready output like the NI's sender.
+// last a TAIL). Registered valid/ready output like the NI's sender. A
+// message starts only while `open` (the epoch's send window).
 module wc_gen #(
     parameter [{nb1}:0] NODE = {nb}'d0,
     parameter [15:0] SEED = 16'h1
@@ -110,6 +112,7 @@ module wc_gen #(
     input wire clk,
     input wire rst,
     input wire ready,
+    input wire open,
     // The node's ROM (wc_rom_n<node>): entry `e` starts at `a` and has
     // `pop` destinations; `word` is the word at `addr`.
     output wire [{eb1}:0] e,
@@ -133,7 +136,7 @@ module wc_gen #(
     // One ROM read port: the entry's first word when idle, else the next.
     assign addr = busy ? ptr : a;
     wire [{pb1}:0] pay_n = pay + {pb}'h{stride:x};
-    wire go = {{1'b0, lfsr[{rb1}:0]}} < 9'd{rate} && ({msgs_zero} || sent < 16'd{msgs});
+    wire go = {{1'b0, lfsr[{rb1}:0]}} < 9'd{rate} && ({msgs_zero} || sent < 16'd{msgs}) && open;
     assign start = (!valid || ready) && !busy && go;
     always @(posedge clk) begin
         if (rst) begin
@@ -220,28 +223,36 @@ fn rom_module(plan: &Plan, s: &Shape, node: usize) -> String {
             (last as u64) << w | f
         ));
     }
+    let n = plan.topo.nodes() as usize;
     let mut entries = String::new();
     for k in 0..plan.opts.entries as usize {
+        let mut dm = Packed::new();
+        for d in 0..n as u32 {
+            dm.push(plan.dests[node][k].contains(&d) as u64, 1);
+        }
         entries.push_str(&format!(
-            "            {eb}'d{k}: begin a = {ab}'d{}; pop = {pcb}'d{}; end\n",
-            plan.start[node][k], plan.pop[node][k]
+            "            {eb}'d{k}: begin a = {ab}'d{}; pop = {pcb}'d{}; dm = {}; end\n",
+            plan.start[node][k],
+            plan.pop[node][k],
+            dm.lit()
         ));
     }
     format!(
         "
 // Node {node}'s generator ROM: {} words of {{last, flit}} (HEADs as sent; kind 3
-// = this worm's data flits) and, per entry, its first word and destination
-// count (wormcast_sim::onchip::Plan).
+// = this worm's data flits) and, per entry, its first word, destination
+// count and destinations (bit d: node d; wormcast_sim::onchip::Plan).
 module wc_rom_n{node}(
     input wire [{eb1}:0] e,
     output reg [{ab1}:0] a,
     output reg [{pcb1}:0] pop,
+    output reg [{n1}:0] dm,
     input wire [{ab1}:0] addr,
     output reg [{w}:0] word
 );
     always @* begin
         case (e)
-{entries}            default: begin a = {ab}'d0; pop = {pcb}'d0; end
+{entries}            default: begin a = {ab}'d0; pop = {pcb}'d0; dm = {n}'d0; end
         endcase
         case (addr)
 {words}            default: word = {w1p}'h0;
@@ -253,6 +264,7 @@ endmodule
         eb1 = eb - 1,
         ab1 = ab - 1,
         pcb1 = pcb - 1,
+        n1 = n - 1,
         w1p = w + 1,
     )
 }
@@ -333,11 +345,13 @@ endmodule
 
 /// The top's output ports: their names, widths and meaning (docs/hardware.md
 /// section 5 prints this table).
-pub const TOP_OUTPUTS: [(&str, u32, &str); 8] = [
+pub const TOP_OUTPUTS: [(&str, u32, &str); 9] = [
     (
         "pass",
         1,
-        "no checker error, no stall, no duplicate; with a message limit, also `done`",
+        "an epoch check has found every node's deliveries complete (0 until then), \
+         and since: no mismatch, no checker error, no stall, no duplicate; with a \
+         message limit, also `done`",
     ),
     (
         "done",
@@ -348,6 +362,12 @@ pub const TOP_OUTPUTS: [(&str, u32, &str); 8] = [
         "stall",
         1,
         "sticky: traffic outstanding and no flit moved for the watchdog's cycles",
+    ),
+    (
+        "mismatch",
+        1,
+        "sticky: at the end of an epoch's drain window, a node had not received \
+         exactly the deliveries sent to it (one lost, or one extra)",
     ),
     (
         "heartbeat",
@@ -422,6 +442,7 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
         v.push_str(&wire(16, &format!("g{node}_sent")));
         v.push_str(&wire(1, &format!("g{node}_start")));
         v.push_str(&wire(s.pcb as usize, &format!("g{node}_pop")));
+        v.push_str(&wire(n, &format!("g{node}_dm")));
         v.push_str(&wire(s.eb as usize, &format!("g{node}_e")));
         v.push_str(&wire(s.ab as usize, &format!("g{node}_a")));
         v.push_str(&wire(s.ab as usize, &format!("g{node}_addr")));
@@ -431,6 +452,8 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
             v.push_str(&wire(1, &format!("c{node}_{c}_bad")));
         }
     }
+    // The epoch's send window (`onchip::EPOCH_SEND`), to every generator.
+    v.push_str("    reg open_r;\n");
     // The fabric: NI ports to the generators and checkers; the checkers
     // always accept; injection channels past 0 stay idle.
     let conns: Vec<String> = fab
@@ -452,9 +475,9 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
     ));
     for node in 0..n {
         v.push_str(&format!(
-            "    wc_rom_n{node} rom{node}(.e(g{node}_e), .a(g{node}_a), .pop(g{node}_pop), .addr(g{node}_addr), .word(g{node}_word));\n\
+            "    wc_rom_n{node} rom{node}(.e(g{node}_e), .a(g{node}_a), .pop(g{node}_pop), .dm(g{node}_dm), .addr(g{node}_addr), .word(g{node}_word));\n\
              \x20   wc_gen #(.NODE({}), .SEED(16'h{:x})) g{node}(\n        \
-             .clk({CLK}), .rst({RST}), .ready({r}), .flit({f}), .valid({vl}),\n        \
+             .clk({CLK}), .rst({RST}), .ready({r}), .open(open_r), .flit({f}), .valid({vl}),\n        \
              .e(g{node}_e), .a(g{node}_a), .pop(g{node}_pop), .addr(g{node}_addr), .word(g{node}_word),\n        \
              .busy(g{node}_busy), .sent(g{node}_sent), .start(g{node}_start)\n    );\n",
             lit(s.nb as usize, node as u64),
@@ -519,8 +542,9 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
     let pcb = s.pcb as usize;
     for node in 0..n {
         v.push_str(&format!(
-            "    reg e{node}_start, e{node}_prog;\n    reg [{}:0] e{node}_pop;\n",
-            pcb - 1
+            "    reg e{node}_start, e{node}_prog;\n    reg [{}:0] e{node}_pop;\n    reg [{}:0] e{node}_dm;\n",
+            pcb - 1,
+            n - 1
         ));
         for c in 0..cons {
             v.push_str(&format!("    reg e{node}_{c}_good, e{node}_{c}_bad;\n"));
@@ -530,7 +554,7 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
     let mut clears = String::new();
     for node in 0..n {
         clears.push_str(&format!(
-            " e{node}_start <= 1'b0; e{node}_prog <= 1'b0; e{node}_pop <= {pcb}'d0;"
+            " e{node}_start <= 1'b0; e{node}_prog <= 1'b0; e{node}_pop <= {pcb}'d0; e{node}_dm <= {n}'d0;"
         ));
         let prog = fired(node)
             .into_iter()
@@ -539,7 +563,8 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
             .join(" | ");
         loads.push_str(&format!(
             "            e{node}_start <= g{node}_start; e{node}_prog <= {prog};\n\
-             \x20           e{node}_pop <= g{node}_start ? g{node}_pop : {pcb}'d0;\n"
+             \x20           e{node}_pop <= g{node}_start ? g{node}_pop : {pcb}'d0;\n\
+             \x20           e{node}_dm <= g{node}_start ? g{node}_dm : {n}'d0;\n"
         ));
         for c in 0..cons {
             clears.push_str(&format!(
@@ -613,6 +638,66 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
     };
     let wd_bits = bits_for(WATCHDOG as u64) as usize + 1;
     let hb_bits = HEARTBEAT_BIT as usize + 1;
+    // Epochs (`onchip::EPOCH_SEND`): per node, deliveries asked of it (one
+    // per message started to it, from the generators' registered
+    // destination bits) minus deliveries its checkers accepted; every one
+    // zero at the last cycle of each drain window, or `mismatch` for good.
+    let ob = plan.owed_bits() as usize;
+    let xb = bits_for(n as u64) as usize;
+    let yb = bits_for(cons as u64 + 1) as usize;
+    let epb = bits_for(EPOCH as u64) as usize;
+    let mut epoch = String::new();
+    let mut owed_rst = String::new();
+    let mut owed_upd = String::new();
+    for d in 0..n {
+        let asked: Vec<String> = (0..n)
+            .filter(|&src| src != d)
+            .map(|src| format!("e{src}_dm[{d}]"))
+            .collect();
+        let got: Vec<String> = (0..cons).map(|c| format!("e{d}_{c}_good")).collect();
+        epoch.push_str(&format!(
+            "    wire [{}:0] dx{d} = {};\n    wire [{}:0] dr{d} = {};\n    reg [{}:0] owed{d};\n",
+            xb - 1,
+            asked.join(" + "),
+            yb - 1,
+            got.join(" + "),
+            ob - 1
+        ));
+        owed_rst.push_str(&format!(" owed{d} <= {ob}'d0;"));
+        // Unsigned operands widen to the counter's width: modulo 2^ob.
+        owed_upd.push_str(&format!(
+            "            owed{d} <= owed{d} + dx{d} - dr{d};\n"
+        ));
+    }
+    let owed_any = (0..n)
+        .map(|d| format!("owed{d} != {ob}'d0"))
+        .collect::<Vec<_>>()
+        .join(" || ");
+    epoch.push_str(&format!(
+        "    wire owed_any = {owed_any};\n\
+         \x20   reg [{epb1}:0] ep;\n\
+         \x20   reg mismatch_r, armed_r;\n\
+         \x20   always @(posedge {CLK}) begin\n\
+         \x20       if ({RST}) begin\n\
+         \x20           ep <= {epb}'d0; open_r <= 1'b1; mismatch_r <= 1'b0; armed_r <= 1'b0;\n\
+         \x20          {owed_rst}\n\
+         \x20       end else begin\n\
+         {owed_upd}\
+         \x20           ep <= (ep == {epb}'d{last}) ? {epb}'d0 : ep + {epb}'d1;\n\
+         \x20           if (ep == {epb}'d{send_last}) open_r <= 1'b0;\n\
+         \x20           else if (ep == {epb}'d{last}) open_r <= 1'b1;\n\
+         \x20           // The epoch check, on the registers before this edge.\n\
+         \x20           if (ep == {epb}'d{last}) begin\n\
+         \x20               if (owed_any) mismatch_r <= 1'b1;\n\
+         \x20               else if (received_r != {cb}'d0) armed_r <= 1'b1;\n\
+         \x20           end\n\
+         \x20       end\n\
+         \x20   end\n",
+        epb1 = epb - 1,
+        last = EPOCH - 1,
+        send_last = EPOCH_SEND - 1,
+        cb = COUNT_BITS,
+    ));
     v.push_str(&format!(
         "    wire [{kb1}:0] n_start = {starts};\n\
          \x20   wire [{pw1}:0] n_pop = {pops};\n\
@@ -646,14 +731,16 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
          \x20           hb <= hb + {hb_bits}'d1;\n\
          \x20       end\n\
          \x20   end\n\
+         {epoch}\
          \x20   assign sent = sent_r;\n\
          \x20   assign expected = expected_r;\n\
          \x20   assign received = received_r;\n\
          \x20   assign err_count = err_r;\n\
          \x20   assign done = fin && received_r == expected_r;\n\
          \x20   assign stall = stall_r;\n\
+         \x20   assign mismatch = mismatch_r;\n\
          \x20   assign heartbeat = hb[{hb1}];\n\
-         \x20   assign pass = err_r == {eb}'d0 && !stall_r && !over && {pass_done};\n\
+         \x20   assign pass = armed_r && !mismatch_r && err_r == {eb}'d0 && !stall_r && !over && {pass_done};\n\
          endmodule\n",
         kb1 = kb - 1,
         pw1 = pw - 1,
@@ -681,16 +768,17 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
 /// [`crate::boards::Board`] (only the pin file differs): a power-on reset
 /// of 16 cycles (the boards have no reset the design may rely on; iCE40
 /// and ECP5 flip-flops start at 0 after configuration) and the LEDs: 0
-/// heartbeat, 1 pass, 2 done, 3 stall, 4 any error, 5–7 the error count's
-/// low bits.
+/// heartbeat, 1 pass, 2 done, 3 stall, 4 any error, 5 mismatch (a node's
+/// deliveries incomplete at an epoch check), 6–7 the error count's low
+/// bits.
 pub fn board_wrapper(top: &Generated) -> String {
     format!(
         "
 // Board top (wormcast verilog --fpga-top --board ...): clk is the board's
 // oscillator, pinned by the constraint file written beside this file
 // (ice40_hx8k_breakout.pcf: 12 MHz; ulx3s_85f.lpf: 25 MHz); led[0] heartbeat,
-// led[1] pass, led[2] done, led[3] stall, led[4] any error, led[7:5]
-// err_count[2:0]. docs/fpga.md.
+// led[1] pass, led[2] done, led[3] stall, led[4] any error, led[5] mismatch,
+// led[7:6] err_count[1:0]. docs/hardware.md section 5.
 module {BOARD_MODULE}(
     input wire clk,
     output wire [7:0] led
@@ -698,15 +786,15 @@ module {BOARD_MODULE}(
     reg [4:0] por = 5'd0;
     wire rst = !por[4];
     always @(posedge clk) if (!por[4]) por <= por + 5'd1;
-    wire pass, done, stall, heartbeat;
+    wire pass, done, stall, mismatch, heartbeat;
     wire [{eb1}:0] err_count;
     wire [{cb1}:0] sent, expected, received;
     {top} u(
         .{CLK}(clk), .{RST}(rst), .pass(pass), .done(done), .stall(stall),
-        .heartbeat(heartbeat), .err_count(err_count), .sent(sent),
+        .mismatch(mismatch), .heartbeat(heartbeat), .err_count(err_count), .sent(sent),
         .expected(expected), .received(received)
     );
-    assign led = {{err_count[2:0], err_count != {ebw}'d0, stall, done, pass, heartbeat}};
+    assign led = {{err_count[1:0], mismatch, err_count != {ebw}'d0, stall, done, pass, heartbeat}};
 endmodule
 ",
         top = top.top,

@@ -49,6 +49,15 @@ pub enum Fault {
     NoDiversion,
     /// A deferred strip ignored: the stripped HEAD leaves at its grant.
     StripOnGrant,
+    /// One branch of a multicast dropped: an input that holds two or more
+    /// outputs never loads the lowest-numbered of them (a link before a
+    /// consumption channel), for any flit of the worm (trailing HEADs,
+    /// BODYs, TAIL). The output stays reserved and is released by the
+    /// TAIL as usual, so nothing stalls and no flit is malformed: the
+    /// subtree behind the branch never sees the worm while all other
+    /// traffic keeps moving. Only counting deliveries per destination
+    /// catches it (the FPGA top's epoch check, `wormcast_sim::onchip`).
+    DropBranch,
 }
 
 #[derive(LogicBlock)]
@@ -181,6 +190,13 @@ pub struct Router<const W: usize> {
     so: Vec<Signal<Local, Bits<MASK_W>>>,
     /// Next `out_sel`, before the reset.
     sel_n: Vec<Signal<Local, Bits<SEL_W>>>,
+    /// `Fault::DropBranch` only (empty without): per input, its
+    /// reservation without the lowest output, and the outputs it still
+    /// loads (all but that lowest one when two or more are reserved).
+    drop_rest: Vec<Signal<Local, Bits<MASK_W>>>,
+    drop_keep: Vec<Signal<Local, Bits<MASK_W>>>,
+    mask_one: Constant<Bits<MASK_W>>,
+    mask_all: Constant<Bits<MASK_W>>,
     /// Input i's FIFO head leaves at this edge.
     popi: Vec<Signal<Local, Bit>>,
     /// A flit enters input i's FIFO now (`in_worm`). The FIFO
@@ -221,6 +237,8 @@ pub struct Router<const W: usize> {
     _n_mown: usize,
     _n_setup: usize,
     _n_defer: usize,
+    /// 1 with `Fault::DropBranch`, else 0.
+    _n_drop: usize,
     /// 1 with tree blocks in the decode (torus routing), else 0.
     _n_tree: usize,
 }
@@ -266,6 +284,7 @@ impl<const W: usize> Router<W> {
         }
         let n_setup = (q.setup_cycles > 0) as usize;
         let n_defer = (p.strip_deferred && fault != Fault::StripOnGrant) as usize;
+        let n_drop = (fault == Fault::DropBranch) as usize;
         let len = |name: &str| t.get(name).len();
         Router {
             clock: Default::default(),
@@ -352,6 +371,10 @@ impl<const W: usize> Router<W> {
             rel_all: Default::default(),
             gsel_all: vdef(n_out),
             sel_n: vdef(n_out),
+            drop_rest: vdef(n_in * n_drop),
+            drop_keep: vdef(n_in * n_drop),
+            mask_one: Constant::new(1u64.into()),
+            mask_all: Constant::new(((1u64 << MASK_W) - 1).into()),
             in_bit: (0..n_in)
                 .map(|i| Constant::new((1u64 << i).into()))
                 .collect(),
@@ -382,6 +405,7 @@ impl<const W: usize> Router<W> {
             _n_mown: len("m_own"),
             _n_setup: n_setup,
             _n_defer: n_defer,
+            _n_drop: n_drop,
             _n_tree: (!p.routing.is_mesh()) as usize,
         }
     }
@@ -597,6 +621,21 @@ impl<const W: usize> Logic for Router<W> {
             self.lsel[i].next = 0.into();
             if self.go[i].val() {
                 self.lsel[i].next = self.so[i].val();
+            }
+            // `Fault::DropBranch`: the lowest reserved output never loads
+            // when two or more are reserved (`k` is 0: only with the fault).
+            for k in 0..self._n_drop {
+                self.drop_rest[i + k].next = self.in_reserved[i].q.val()
+                    & (self.in_reserved[i].q.val() - self.mask_one.val());
+                self.drop_keep[i + k].next = self.mask_all.val();
+                if self.drop_rest[i + k].val().any() {
+                    self.drop_keep[i + k].next =
+                        !(self.in_reserved[i].q.val() ^ self.drop_rest[i + k].val());
+                }
+                self.lsel[i].next = 0.into();
+                if self.go[i].val() {
+                    self.lsel[i].next = self.so[i].val() & self.drop_keep[i + k].val();
+                }
             }
             self.ldm[i + 1].next = self.ldm[i].val() | self.lsel[i].val();
             self.rsel[i].next = 0.into();

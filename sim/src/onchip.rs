@@ -19,6 +19,11 @@
 //! Each node's generator sends on injection channel 0; each consumption
 //! channel has a checker that is always ready (a sink that drains, the
 //! assumption of every deadlock argument of the papers).
+//!
+//! The top runs in epochs ([`EPOCH_SEND`] cycles in which messages may
+//! start, then [`EPOCH_DRAIN`] in which none does) and checks at the end of
+//! each that every node received exactly the deliveries asked of it;
+//! `pass` waits for the first such check.
 
 use crate::config::{RouterConfig, RouterParams};
 use crate::error::{InputError, InputResult};
@@ -66,6 +71,43 @@ pub const EVENT_STAGES: usize = 2;
 /// The heartbeat is this bit of a free-running cycle counter (0.7 Hz LED
 /// blink at the breakout board's 12 MHz).
 pub const HEARTBEAT_BIT: u32 = 23;
+
+/// Epochs: the top runs for ever in epochs of [`EPOCH_SEND`] cycles in
+/// which the generators may start messages, then [`EPOCH_DRAIN`] cycles in
+/// which none starts. At the last cycle of each drain window every node
+/// must have received, on its checkers, exactly the deliveries the
+/// generators asked of it since reset (counted per destination node when
+/// a message starts); a node that differs sets `mismatch` for good.
+///
+/// Why epochs: the global counters `expected` and `received` cannot tell
+/// a lost delivery from one in flight while traffic keeps flowing, and the
+/// watchdog only fires when nothing moves, so a router that drops one
+/// branch of a multicast passed a run-forever top. The drain window gives
+/// a moment at which nothing may be in flight, and the per-node count
+/// makes the check exact (a loss at one node cannot hide behind an extra
+/// delivery at another).
+///
+/// Why these values: the drain window must be far longer than the longest
+/// time the network takes to deliver everything once no new message
+/// starts (measured on this model by `sim/tests/onchip.rs`, which fails
+/// above 1 024: 24 cycles on the 2×2 top at rate 48/256, 38 at 256/256,
+/// 58 on a 3×3 Hamiltonian mesh and 151 on a 4×4 DSTM-1 torus at the full
+/// rate with half the entries multicast), and longer than the
+/// [`WATCHDOG`], so that a deadlock shows as `stall` before the epoch
+/// check reports its undelivered messages. 8 192 is twice the watchdog.
+/// The send window is as long: half the cycles carry traffic, the first
+/// check (and so the first `pass`) comes 16 384 cycles after reset
+/// (1.4 ms at 12 MHz), and one epoch is a power of two, a plain counter.
+/// The check reads the counters at the epoch's last edge, which hold the
+/// deliveries up to two cycles before it (events are registered, then
+/// counted): each delivery must arrive within the drain window less two
+/// cycles.
+pub const EPOCH_SEND: u32 = 8192;
+/// Cycles of each epoch in which no message starts (see [`EPOCH_SEND`]).
+pub const EPOCH_DRAIN: u32 = 8192;
+/// Cycles of one epoch.
+pub const EPOCH: u32 = EPOCH_SEND + EPOCH_DRAIN;
+const _: () = assert!(EPOCH_DRAIN > WATCHDOG && EPOCH_SEND > 0);
 
 /// What the generators send: the options of `wormcast verilog --fpga-top`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -305,6 +347,19 @@ impl Plan {
         b
     }
 
+    /// Width of each node's `owed` counter (deliveries asked of it minus
+    /// deliveries its checkers accepted, wrapping): it holds every
+    /// delivery one epoch can ask of a node or its checkers accept (a
+    /// message takes at least 3 cycles to send, a delivery at least 2 on
+    /// its channel; bounded here by one per cycle per source or channel),
+    /// so a difference of zero modulo 2^width within an epoch is a true
+    /// zero.
+    pub fn owed_bits(&self) -> u32 {
+        let n = self.topo.nodes() as u64;
+        let cons = self.params.consumption as u64;
+        bits_for(((n - 1) * EPOCH_SEND as u64).max(cons * EPOCH as u64) + 1)
+    }
+
     /// The tag of message `seq` of entry `e` at `src`.
     pub fn tag(&self, src: NodeId, e: u32, seq: u32) -> u64 {
         let s = seq as u64 & ((1 << self.seq_bits) - 1);
@@ -331,11 +386,12 @@ pub struct Gen {
 }
 
 /// What a generator did this cycle (combinational outputs of `wc_gen`):
-/// started a message with this many destinations.
+/// started a message of ROM entry `entry`, with this many destinations.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Started {
     pub start: bool,
     pub pop: u32,
+    pub entry: u32,
 }
 
 /// Checker states.
@@ -366,6 +422,9 @@ pub struct Outputs {
     pub pass: bool,
     pub done: bool,
     pub stall: bool,
+    /// Sticky: at the end of a drain window some node's deliveries
+    /// differed from those asked of it (see [`EPOCH_SEND`]).
+    pub mismatch: bool,
     pub heartbeat: bool,
     pub err_count: u32,
     pub sent: u32,
@@ -385,6 +444,17 @@ pub struct OnChip {
     pub wd: u32,
     pub stall: bool,
     pub hb: u32,
+    /// Cycle within the epoch (`0..EPOCH`; the generators start messages
+    /// while it is below [`EPOCH_SEND`]).
+    pub ep: u32,
+    /// Per node: deliveries asked of it minus deliveries its checkers
+    /// accepted (`Plan::owed_bits`, wrapping). Zero at every epoch check.
+    pub owed: Vec<u32>,
+    /// Sticky: an epoch check found a node with `owed` ≠ 0.
+    pub mismatch: bool,
+    /// Sticky: an epoch check found every `owed` zero with at least one
+    /// delivery received; `pass` is 0 before.
+    pub armed: bool,
     /// The top's counters: messages started, deliveries they ask for,
     /// deliveries accepted (all `COUNT_BITS`, wrapping), checker errors
     /// (`ERR_BITS`, saturating).
@@ -400,9 +470,19 @@ pub struct OnChip {
     /// happen, then each group's sum, so that the sums across the die start
     /// from registers (docs/fpga.md, "Fmax of a fabric").
     pub events: [Events; EVENT_STAGES],
+    /// The per-node part of the last edge's events, registered likewise:
+    /// per destination node, the messages started to it; per node, the
+    /// deliveries its checkers accepted.
+    pub ev_dest: Vec<u32>,
+    pub ev_good: Vec<u32>,
     /// Injection transfers and consumed flits so far (statistics).
     pub flits_in: u64,
     pub flits_out: u64,
+    /// Statistics (no Verilog twin): the cycle within the epoch of the
+    /// last delivery counted, and the largest number of cycles into a
+    /// drain window at which an epoch's last delivery was counted.
+    pub last_good: u32,
+    pub drain_max: u32,
 }
 
 /// One edge's events, summed over every generator and checker.
@@ -447,13 +527,21 @@ impl OnChip {
             wd: 0,
             stall: false,
             hb: 0,
+            ep: 0,
+            owed: vec![0; n],
+            mismatch: false,
+            armed: false,
             sent: 0,
             expected: 0,
             received: 0,
             errors: 0,
             events: [Events::default(); EVENT_STAGES],
+            ev_dest: vec![0; n],
+            ev_good: vec![0; n],
             flits_in: 0,
             flits_out: 0,
+            last_good: 0,
+            drain_max: 0,
         }
     }
 
@@ -468,12 +556,15 @@ impl OnChip {
                 .all(|g| g.sent == self.plan.opts.messages && !g.busy && !g.out_valid);
         let done = fin && received == expected;
         Outputs {
-            pass: err == 0
+            pass: self.armed
+                && !self.mismatch
+                && err == 0
                 && !self.stall
                 && !over(expected, received)
                 && (self.plan.opts.messages == 0 || done),
             done,
             stall: self.stall,
+            mismatch: self.mismatch,
             heartbeat: self.hb >> HEARTBEAT_BIT & 1 == 1,
             err_count: err,
             sent,
@@ -493,6 +584,9 @@ impl OnChip {
         let outstanding = outs.received != outs.expected || self.gens.iter().any(|g| g.busy);
         let mut progress = false;
         let (mut starts, mut pops, mut goods, mut bads) = (0u32, 0u32, 0u32, 0u32);
+        let mut ev_dest = vec![0u32; n];
+        let mut ev_good = Vec::with_capacity(n);
+        let open = self.ep < EPOCH_SEND;
         for node in 0..n {
             let g = &self.gens[node];
             let ready = self.fabric.state[node].inp[4].ready;
@@ -504,11 +598,15 @@ impl OnChip {
                 progress = true;
                 self.flits_in += 1;
             }
-            let st = step_gen(&self.plan, node, &mut self.gens[node], ready);
+            let st = step_gen(&self.plan, node, &mut self.gens[node], ready, open);
             if st.start {
                 starts += 1;
                 pops += st.pop;
+                for &d in &self.plan.dests[node][st.entry as usize] {
+                    ev_dest[d as usize] += 1;
+                }
             }
+            let mut node_goods = 0;
             for c in 0..self.plan.params.consumption {
                 let o = self.fabric.state[node].out[consumption_output(c as u8)];
                 if o.valid {
@@ -516,9 +614,11 @@ impl OnChip {
                     self.flits_out += 1;
                     let k = step_chk(&self.plan, node, &mut self.chks[node][c], o.flit);
                     goods += k.good as u32;
+                    node_goods += k.good as u32;
                     bads += k.bad as u32;
                 }
             }
+            ev_good.push(node_goods);
         }
         let e = self.events[0];
         self.events.rotate_left(1);
@@ -533,6 +633,29 @@ impl OnChip {
         self.expected = self.expected.wrapping_add(e.pops) & count_mask();
         self.received = self.received.wrapping_add(e.goods) & count_mask();
         self.errors = (self.errors + e.bads).min((1 << ERR_BITS) - 1);
+        // The epoch check reads the registers before this edge: every
+        // delivery counted up to the cycle before last of the drain window.
+        if self.ep == EPOCH - 1 {
+            if self.owed.iter().any(|&o| o != 0) {
+                self.mismatch = true;
+            } else if outs.received != 0 {
+                self.armed = true;
+            }
+            self.drain_max = self
+                .drain_max
+                .max(self.last_good.saturating_sub(EPOCH_SEND - 1));
+            self.last_good = 0;
+        }
+        let om = (1u32 << self.plan.owed_bits()) - 1;
+        let ed = std::mem::replace(&mut self.ev_dest, ev_dest);
+        let eg = std::mem::replace(&mut self.ev_good, ev_good);
+        for (d, o) in self.owed.iter_mut().enumerate() {
+            *o = o.wrapping_add(ed[d]).wrapping_sub(eg[d]) & om;
+        }
+        if e.goods > 0 {
+            self.last_good = self.ep;
+        }
+        self.ep = if self.ep == EPOCH - 1 { 0 } else { self.ep + 1 };
         if outstanding && !e.progress {
             if self.wd + 1 >= WATCHDOG {
                 self.stall = true;
@@ -548,8 +671,9 @@ impl OnChip {
 }
 
 /// A generator's next state (`ready`: its injection input's registered
-/// ready before this edge), and whether it started a message.
-pub fn step_gen(plan: &Plan, node: usize, g: &mut Gen, ready: bool) -> Started {
+/// ready before this edge; `open`: the epoch's send window, in which
+/// alone a message may start), and whether it started a message.
+pub fn step_gen(plan: &Plan, node: usize, g: &mut Gen, ready: bool, open: bool) -> Started {
     let fmt = plan.params.flit;
     let cur = *g;
     g.lfsr = lfsr_next(cur.lfsr);
@@ -588,7 +712,8 @@ pub fn step_gen(plan: &Plan, node: usize, g: &mut Gen, ready: bool) -> Started {
     } else {
         let m = plan.opts.messages;
         let go = ((cur.lfsr as u32) & ((1 << RATE_BITS) - 1)) < plan.opts.rate
-            && (m == 0 || cur.sent < m);
+            && (m == 0 || cur.sent < m)
+            && open;
         if go {
             let e = (cur.lfsr as u32 >> RATE_BITS) & (plan.opts.entries - 1);
             let a = plan.start[node][e as usize];
@@ -603,6 +728,7 @@ pub fn step_gen(plan: &Plan, node: usize, g: &mut Gen, ready: bool) -> Started {
             return Started {
                 start: true,
                 pop: plan.pop[node][e as usize],
+                entry: e,
             };
         } else {
             g.out_valid = false;

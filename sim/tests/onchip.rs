@@ -1,8 +1,12 @@
 //! The on-chip generator and checker in the native model (issue 13): a
 //! finite run delivers every message and passes; the checker catches
-//! corruption; the LFSR is maximal.
+//! corruption; the LFSR is maximal; `pass` waits for the first epoch
+//! check, the drain window is far longer than any drain, and the epoch
+//! check counts per node.
 
-use wormcast_sim::onchip::{lfsr_next, step_chk, Chk, GenOptions, OnChip, Plan, STRIDE};
+use wormcast_sim::onchip::{
+    lfsr_next, step_chk, Chk, GenOptions, OnChip, Plan, EPOCH, EPOCH_DRAIN, EPOCH_SEND, STRIDE,
+};
 use wormcast_sim::scenario::Scenario;
 
 fn scenario(sets: &[&str]) -> Scenario {
@@ -59,7 +63,19 @@ fn finite_runs_deliver_everything_and_pass() {
         let mut top = OnChip::new(plan);
         let c = run_to_done(&mut top, 200_000);
         let o = top.outputs();
-        assert!(o.done && o.pass, "{sets:?}: {o:?} after {c} cycles");
+        assert!(o.done && !o.stall, "{sets:?}: {o:?} after {c} cycles");
+        // `pass` once the epoch check after `done` has found every node's
+        // count right.
+        let next_check = (c / EPOCH as u64 + 1) * EPOCH as u64;
+        for _ in c..next_check {
+            assert!(!top.outputs().pass, "{sets:?}: pass before its check");
+            top.step();
+        }
+        let o = top.outputs();
+        assert!(
+            o.done && o.pass,
+            "{sets:?}: {o:?} after {next_check} cycles"
+        );
         assert_eq!(o.sent, 40 * n, "{sets:?}");
         assert!(
             o.received > o.sent,
@@ -109,4 +125,146 @@ fn the_checker_catches_a_corrupted_payload() {
         .unwrap() as usize;
     let mut c = Chk::default();
     assert!(step_chk(&plan, other, &mut c, fmt.body(tag)).bad);
+}
+
+fn torus_2x2_forever() -> OnChip {
+    let plan = Plan::new(
+        &scenario(&["network.topology=torus:2x2", "network.flit_width=16"]),
+        GenOptions {
+            rate: 48,
+            seed: 7,
+            ..GenOptions::default()
+        },
+    )
+    .unwrap();
+    OnChip::new(plan)
+}
+
+/// Sending for ever: `pass` is 0 until the first epoch check, then 1 for
+/// ten epochs; no message starts in a drain window, and every node's
+/// count is zero at the end of each.
+#[test]
+fn pass_rises_at_the_first_epoch_check_and_holds() {
+    let mut top = torus_2x2_forever();
+    let mut sent_at_drain = 0;
+    for c in 0..10 * EPOCH as u64 + 1 {
+        let o = top.outputs();
+        assert_eq!(o.pass, c >= EPOCH as u64, "cycle {c}: {o:?}");
+        assert!(
+            !o.mismatch && !o.stall && o.err_count == 0,
+            "cycle {c}: {o:?}"
+        );
+        let ep = (c % EPOCH as u64) as u32;
+        // Starts reach `sent` two edges after the generator (its event
+        // register, then the counter).
+        if ep == EPOCH_SEND + 2 {
+            sent_at_drain = o.sent;
+        } else if ep > EPOCH_SEND + 2 {
+            assert_eq!(
+                o.sent, sent_at_drain,
+                "cycle {c}: a start in the drain window"
+            );
+        }
+        if ep == EPOCH - 1 {
+            assert!(
+                top.owed.iter().all(|&x| x == 0),
+                "cycle {c}: {:?}",
+                top.owed
+            );
+            assert_eq!(o.expected, o.received, "cycle {c}");
+        }
+        top.step();
+    }
+    let o = top.outputs();
+    assert!(o.sent > 3_000 && o.expected > o.sent, "{o:?}");
+    eprintln!("2x2 rate 48: {o:?}; longest drain {} cycles", top.drain_max);
+}
+
+/// The drain window is far longer than the time the network takes to
+/// deliver everything once no message starts, at the generator's full
+/// rate on larger fabrics too (the figures of `EPOCH_DRAIN`'s doc).
+#[test]
+fn every_drain_ends_far_inside_the_drain_window() {
+    for (sets, rate) in [
+        (
+            &["network.topology=torus:2x2", "network.flit_width=16"][..],
+            48,
+        ),
+        (
+            &["network.topology=torus:2x2", "network.flit_width=16"][..],
+            256,
+        ),
+        (&["network.topology=torus:4x4"][..], 256),
+        (
+            &["network.topology=mesh:3x3", "network.routing=hamiltonian"][..],
+            256,
+        ),
+    ] {
+        let opts = GenOptions {
+            rate,
+            multicast: 0.5,
+            ..GenOptions::default()
+        };
+        let mut top = OnChip::new(Plan::new(&scenario(sets), opts).unwrap());
+        for _ in 0..3 * EPOCH + 1 {
+            top.step();
+        }
+        let o = top.outputs();
+        eprintln!(
+            "{sets:?} rate {rate}: longest drain {} cycles; {o:?}",
+            top.drain_max
+        );
+        assert!(o.pass && !o.mismatch && !o.stall, "{sets:?}: {o:?}");
+        assert!(top.drain_max > 0, "{sets:?}: no delivery in a drain window");
+        assert!(
+            top.drain_max < EPOCH_DRAIN / 8,
+            "{sets:?}: a drain of {} cycles",
+            top.drain_max
+        );
+    }
+}
+
+/// The epoch check counts per node: a delivery missing at one node and
+/// one too many at another leave the global counters equal (what the top
+/// compared before), and still fail the check; so does one missing alone.
+#[test]
+fn the_epoch_check_counts_per_node() {
+    for (lost, extra) in [(Some(1usize), Some(2usize)), (Some(3), None)] {
+        let mut top = torus_2x2_forever();
+        for _ in 0..EPOCH + 10 {
+            top.step();
+        }
+        assert!(top.outputs().pass);
+        // Mid send window of the second epoch.
+        for _ in 0..EPOCH_SEND / 2 {
+            top.step();
+        }
+        let mask = (1u32 << top.plan.owed_bits()) - 1;
+        if let Some(d) = lost {
+            top.owed[d] = top.owed[d].wrapping_add(1) & mask;
+        }
+        if let Some(d) = extra {
+            top.owed[d] = top.owed[d].wrapping_sub(1) & mask;
+        }
+        let mut fell = None;
+        for c in 0..EPOCH {
+            if !top.outputs().pass {
+                fell = Some(c);
+                break;
+            }
+            top.step();
+        }
+        let o = top.outputs();
+        eprintln!("lost {lost:?}, extra {extra:?}: pass fell after {fell:?} cycles: {o:?}");
+        assert!(o.mismatch && !o.pass, "{o:?}");
+        assert!(o.err_count == 0 && !o.stall, "{o:?}");
+        assert_eq!(o.expected, o.received, "the global counters agree");
+        // At the epoch's end, not before.
+        assert_eq!(fell, Some(EPOCH - EPOCH_SEND / 2 - 10), "{o:?}");
+        // Sticky.
+        for _ in 0..2 * EPOCH {
+            top.step();
+        }
+        assert!(top.outputs().mismatch && !top.outputs().pass);
+    }
 }

@@ -8,17 +8,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The FPGA top's testbench: one reset edge (as the Verilator harness),
-/// then every cycle one line of the outputs, in the order of
-/// `fpga_top::TOP_OUTPUTS`, before the edge.
+/// then every cycle one line of the outputs before the edge: cycle, pass,
+/// done, stall, heartbeat, err_count, sent, expected, received, mismatch
+/// (the fields of [`native_lines`]).
 pub fn fpga_tb(top: &str, cycles: u64) -> String {
     format!(
-        "`timescale 1ns/1ps\nmodule tb;\n  reg clk = 0, rst = 1;\n  wire pass, done, stall, heartbeat;\n  \
+        "`timescale 1ns/1ps\nmodule tb;\n  reg clk = 0, rst = 1;\n  wire pass, done, stall, mismatch, heartbeat;\n  \
          wire [15:0] err_count;\n  wire [23:0] sent, expected, received;\n  \
-         {top} dut(.clk(clk), .rst(rst), .pass(pass), .done(done), .stall(stall), .heartbeat(heartbeat),\n    \
+         {top} dut(.clk(clk), .rst(rst), .pass(pass), .done(done), .stall(stall), .mismatch(mismatch), .heartbeat(heartbeat),\n    \
          .err_count(err_count), .sent(sent), .expected(expected), .received(received));\n  \
          integer c;\n  initial begin\n    #1 clk = 1; #1 clk = 0; rst = 0;\n    \
          for (c = 0; c < {cycles}; c = c + 1) begin\n      \
-         #1 $display(\"%0d %b %b %b %b %0d %0d %0d %0d\", c, pass, done, stall, heartbeat, err_count, sent, expected, received);\n      \
+         #1 $display(\"%0d %b %b %b %b %0d %0d %0d %0d %b\", c, pass, done, stall, heartbeat, err_count, sent, expected, received, mismatch);\n      \
          clk = 1; #1 clk = 0;\n    end\n    $finish;\n  end\nendmodule\n"
     )
 }
@@ -30,7 +31,7 @@ pub fn native_lines(plan: wormcast_sim::onchip::Plan, cycles: u64) -> Vec<String
             let o = top.outputs();
             top.step();
             format!(
-                "{c} {} {} {} {} {} {} {} {}",
+                "{c} {} {} {} {} {} {} {} {} {}",
                 o.pass as u8,
                 o.done as u8,
                 o.stall as u8,
@@ -38,7 +39,8 @@ pub fn native_lines(plan: wormcast_sim::onchip::Plan, cycles: u64) -> Vec<String
                 o.err_count,
                 o.sent,
                 o.expected,
-                o.received
+                o.received,
+                o.mismatch as u8
             )
         })
         .collect()
