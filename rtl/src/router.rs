@@ -195,8 +195,10 @@ pub struct Router<const W: usize> {
     /// loads (all but that lowest one when two or more are reserved).
     drop_rest: Vec<Signal<Local, Bits<MASK_W>>>,
     drop_keep: Vec<Signal<Local, Bits<MASK_W>>>,
-    mask_one: Constant<Bits<MASK_W>>,
-    mask_all: Constant<Bits<MASK_W>>,
+    /// 1 and all ones (one entry each with the fault, none without, so
+    /// that the router without it is the netlist it was).
+    mask_one: Vec<Constant<Bits<MASK_W>>>,
+    mask_all: Vec<Constant<Bits<MASK_W>>>,
     /// Input i's FIFO head leaves at this edge.
     popi: Vec<Signal<Local, Bit>>,
     /// A flit enters input i's FIFO now (`in_worm`). The FIFO
@@ -373,8 +375,10 @@ impl<const W: usize> Router<W> {
             sel_n: vdef(n_out),
             drop_rest: vdef(n_in * n_drop),
             drop_keep: vdef(n_in * n_drop),
-            mask_one: Constant::new(1u64.into()),
-            mask_all: Constant::new(((1u64 << MASK_W) - 1).into()),
+            mask_one: (0..n_drop).map(|_| Constant::new(1u64.into())).collect(),
+            mask_all: (0..n_drop)
+                .map(|_| Constant::new(((1u64 << MASK_W) - 1).into()))
+                .collect(),
             in_bit: (0..n_in)
                 .map(|i| Constant::new((1u64 << i).into()))
                 .collect(),
@@ -626,8 +630,8 @@ impl<const W: usize> Logic for Router<W> {
             // when two or more are reserved (`k` is 0: only with the fault).
             for k in 0..self._n_drop {
                 self.drop_rest[i + k].next = self.in_reserved[i].q.val()
-                    & (self.in_reserved[i].q.val() - self.mask_one.val());
-                self.drop_keep[i + k].next = self.mask_all.val();
+                    & (self.in_reserved[i].q.val() - self.mask_one[k].val());
+                self.drop_keep[i + k].next = self.mask_all[k].val();
                 if self.drop_rest[i + k].val().any() {
                     self.drop_keep[i + k].next =
                         !(self.in_reserved[i].q.val() ^ self.drop_rest[i + k].val());
