@@ -51,7 +51,7 @@ pub struct RunArgs {
     /// How `--engine verilator` compiles the fabric: `flat` (every router
     /// inlined; the fastest model, whose build grows with the router
     /// count), `hierarchical` (the router module compiled once; a build of
-    /// about a minute at any size, a slower model) or `auto` (hierarchical
+    /// one router, the same at any size, a slower model) or `auto` (hierarchical
     /// from 64 routers on). Part of the cache key. See
     /// docs/performance.md, "Hierarchical Verilator builds".
     #[arg(long, value_enum, default_value_t = VerilatorBuild::Auto)]

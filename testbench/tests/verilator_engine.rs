@@ -9,7 +9,7 @@
 //! outputs, and a corrupted recording must not.
 //!
 //! The 4×4 torus cases run in CI, flat and hierarchical (two Verilator
-//! builds, ≈ 40–60 s and ≈ 25 s on the 2-core VM, cached in the target
+//! builds, ≈ 40–60 s and ≈ 25–30 s on the 2-core VM when it is quiet, cached in the target
 //! directory). The 8×8, 16×16 and per-routing cases are `#[ignore]`d:
 //! `cargo test -p wormcast-testbench --test verilator_engine -- --ignored`
 //! (figures in docs/performance.md).
