@@ -21,7 +21,7 @@
 //! the harness and the Verilator version, so a second run of the same
 //! fabric starts at once.
 
-use crate::generate::{Generated, Port};
+use crate::generate::{Generated, Port, ROUTER_MODULE};
 use crate::names::{CLK, RST};
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -178,24 +178,422 @@ const VERILATOR_FLAGS: &[&str] = &[
     "-fPIC -O2",
 ];
 
-/// Builds (or finds in the cache) the shared library of `g`. Returns its
-/// path and whether it was built now.
+/// How Verilator compiles a fabric.
+///
+/// Why two builds: a flat build verilates the fabric top, which inlines
+/// every router instance into one model, and compiles the result, so its
+/// time and memory grow with the router count (a 16×16 torus took 17–20
+/// minutes and 2.5 GB) although the fabric holds one router module. A
+/// hierarchical build verilates and compiles that router module once, as
+/// a model of its own, and the generated harness instantiates it once per
+/// node and wires the instances as the fabric top's netlist says (read from
+/// the generated Verilog, [`netlist`]). Its build does not depend on the
+/// fabric at all (one library per router module, shared by every fabric
+/// size of the same router), but each router is evaluated through its own
+/// model's `eval()`, which a flat model does without, so the run speed
+/// differs (docs/performance.md, "Hierarchical Verilator builds").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BuildMode {
+    /// Hierarchical from [`HIER_MIN_ROUTERS`] routers on, flat below.
+    #[default]
+    Auto,
+    /// The fabric top verilated with every router inlined.
+    Flat,
+    /// The router module verilated once; the harness evaluates the fabric
+    /// top's netlist.
+    Hierarchical,
+}
+
+/// The smallest fabric [`BuildMode::Auto`] builds hierarchically
+/// (docs/performance.md, "Hierarchical Verilator builds").
+pub const HIER_MIN_ROUTERS: usize = 64;
+
+impl BuildMode {
+    /// The build a fabric of `routers` routers gets: `Flat` or
+    /// `Hierarchical`, never `Auto`.
+    pub fn resolve(self, routers: usize) -> BuildMode {
+        match self {
+            BuildMode::Auto if routers >= HIER_MIN_ROUTERS => BuildMode::Hierarchical,
+            BuildMode::Auto => BuildMode::Flat,
+            b => b,
+        }
+    }
+
+    /// `flat` or `hierarchical` (`auto` for `Auto`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildMode::Auto => "auto",
+            BuildMode::Flat => "flat",
+            BuildMode::Hierarchical => "hierarchical",
+        }
+    }
+}
+
+/// The ports of module `module` in `v`, from its declarations
+/// (`input wire [31:0] i_flit$0;`, as rust-hdl writes them), in order.
+pub fn module_ports(v: &str, module: &str) -> Vec<Port> {
+    let head = format!("module {module}(");
+    let mut ports = Vec::new();
+    let mut inside = false;
+    for line in v.lines() {
+        let t = line.trim();
+        if !inside {
+            inside = t.starts_with(&head);
+            continue;
+        }
+        if t.starts_with("endmodule") {
+            break;
+        }
+        let (dir, rest) = if let Some(r) = t.strip_prefix("input ") {
+            ("input", r)
+        } else if let Some(r) = t.strip_prefix("output ") {
+            ("output", r)
+        } else {
+            continue;
+        };
+        let rest = rest
+            .trim_start()
+            .trim_start_matches("wire")
+            .trim_start_matches("reg")
+            .trim();
+        let (width, name) = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            Some((range, name)) => match range.split(':').next().map(|h| h.trim().parse::<usize>())
+            {
+                Some(Ok(hi)) => (hi + 1, name.trim()),
+                _ => continue,
+            },
+            None => (1, rest),
+        };
+        ports.push(Port::new(name.trim_end_matches(';').trim(), dir, width));
+    }
+    ports
+}
+
+/// The router module of `g` and its sub-modules ([`ROUTER_MODULE`],
+/// `ROUTER_MODULE$…`), without the fabric top: what a hierarchical build
+/// verilates. Other fabrics of the same router module give the same text.
+pub fn router_source(g: &Generated) -> Result<String, String> {
+    let sub = format!("{ROUTER_MODULE}$");
+    let mut out = String::new();
+    let mut keep = None;
+    for line in g.verilog.lines() {
+        if keep.is_none() {
+            if let Some(rest) = line.strip_prefix("module ") {
+                let name = rest.split('(').next().unwrap_or("").trim();
+                keep = Some(name == ROUTER_MODULE || name.starts_with(&sub));
+            }
+        }
+        if keep == Some(true) {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if line.trim_start().starts_with("endmodule") {
+            keep = None;
+        }
+    }
+    if !out.contains(&format!("module {ROUTER_MODULE}(")) {
+        return Err(format!("{}: no module {ROUTER_MODULE}", g.top));
+    }
+    Ok(out)
+}
+
+/// The number of router instances in `g` (the lines `ROUTER_MODULE r$…(`).
+pub fn router_instances(g: &Generated) -> usize {
+    let head = format!("{ROUTER_MODULE} r$");
+    g.verilog
+        .lines()
+        .filter(|l| l.trim_start().starts_with(&head))
+        .count()
+}
+
+/// Netlist entry kinds ([`netlist`]): five words each, `[kind, a, b, c, d]`.
+const N_CONST: u64 = 0; // router a, port b = value c
+const N_TOP_IN: u64 = 1; // router a, port b = harness input c
+const N_LINK: u64 = 2; // router a, port b = router c's output port d
+const N_CLOCK: u64 = 3; // router a, port b = the clock
+const N_RESET: u64 = 4; // router a, port b = the reset
+const N_TOP_OUT: u64 = 5; // harness output a = router c's output port d
+const N_TOP_OUT_CONST: u64 = 6; // harness output a = value c
+/// First words of a netlist: a tag, then routers, router ports, harness
+/// inputs and outputs (checked by the harness against its own).
+const NETLIST_TAG: u64 = 0x7763_6e65_7431; // "wcnet1"
+
+/// `W'hX` → X.
+fn literal(s: &str) -> Option<u64> {
+    let (w, x) = s.split_once("'h")?;
+    w.trim().parse::<u32>().ok()?;
+    u64::from_str_radix(x.trim(), 16).ok()
+}
+
+/// `r$<k>$<port>` → (k, port).
+fn router_net(s: &str) -> Option<(usize, &str)> {
+    let (k, port) = s.strip_prefix("r$")?.split_once('$')?;
+    Some((k.parse().ok()?, port))
+}
+
+/// The fabric top of `g` as the hierarchical harness evaluates it: every
+/// router instance's input connections (a constant, a fabric input, the
+/// clock, the reset or another instance's output) and the source of every
+/// fabric output, as [`ni_ports`] orders the harness's words. Read from
+/// the generated Verilog itself, so the hierarchical model is wired as the
+/// flat one; anything the reader does not know is an error, not a guess.
+pub fn netlist(g: &Generated) -> Result<Vec<u64>, String> {
+    let rp = module_ports(&g.verilog, ROUTER_MODULE);
+    let port_index = |name: &str| rp.iter().position(|p| p.name == name);
+    let ins: Vec<&str> = ni_ports(g)
+        .filter(|p| p.direction == "input")
+        .map(|p| p.name.as_str())
+        .collect();
+    let outs: Vec<&str> = ni_ports(g)
+        .filter(|p| p.direction != "input")
+        .map(|p| p.name.as_str())
+        .collect();
+    let routers = router_instances(g);
+    let mut w = vec![
+        NETLIST_TAG,
+        routers as u64,
+        rp.len() as u64,
+        ins.len() as u64,
+        outs.len() as u64,
+    ];
+    let bad = |what: &str| format!("{}: cannot read the fabric netlist at `{what}`", g.top);
+    let head = format!("{ROUTER_MODULE} r$");
+    let mut inst: Option<usize> = None;
+    let mut in_top = false;
+    let mut assigned = vec![false; outs.len()];
+    for line in g.verilog.lines() {
+        let t = line.trim();
+        if t.starts_with(&format!("module {}(", g.top)) {
+            in_top = true;
+            continue;
+        }
+        if !in_top {
+            continue;
+        }
+        if let Some(k) = t.strip_prefix(&head).and_then(|r| r.strip_suffix('(')) {
+            let k: usize = k.parse().map_err(|_| bad(t))?;
+            if k >= routers {
+                return Err(bad(t));
+            }
+            inst = Some(k);
+        } else if let Some(r) = inst {
+            if t.starts_with(");") {
+                inst = None;
+                continue;
+            }
+            let (port, net) = t
+                .trim_end_matches(',')
+                .strip_prefix('.')
+                .and_then(|c| c.strip_suffix(')'))
+                .and_then(|c| c.split_once('('))
+                .ok_or_else(|| bad(t))?;
+            let b = port_index(port).ok_or_else(|| bad(t))?;
+            if rp[b].direction != "input" {
+                continue;
+            }
+            let (r, b) = (r as u64, b as u64);
+            let e = if net == CLK {
+                [N_CLOCK, r, b, 0, 0]
+            } else if net == RST {
+                [N_RESET, r, b, 0, 0]
+            } else if let Some(x) = literal(net) {
+                [N_CONST, r, b, x, 0]
+            } else if let Some(k) = ins.iter().position(|n| *n == net) {
+                [N_TOP_IN, r, b, k as u64, 0]
+            } else if let Some((src, sp)) = router_net(net) {
+                let d = port_index(sp).ok_or_else(|| bad(t))?;
+                if src >= routers || rp[d].direction == "input" {
+                    return Err(bad(t));
+                }
+                [N_LINK, r, b, src as u64, d as u64]
+            } else {
+                return Err(bad(t));
+            };
+            w.extend_from_slice(&e);
+        } else if let Some(a) = t.strip_prefix("assign ") {
+            let (dst, src) = a
+                .trim_end_matches(';')
+                .split_once('=')
+                .ok_or_else(|| bad(t))?;
+            let (dst, src) = (dst.trim(), src.trim());
+            let k = outs.iter().position(|n| *n == dst).ok_or_else(|| bad(t))?;
+            assigned[k] = true;
+            let e = if let Some(x) = literal(src) {
+                [N_TOP_OUT_CONST, k as u64, 0, x, 0]
+            } else {
+                let (s, sp) = router_net(src).ok_or_else(|| bad(t))?;
+                let d = port_index(sp).ok_or_else(|| bad(t))?;
+                if s >= routers || rp[d].direction == "input" {
+                    return Err(bad(t));
+                }
+                [N_TOP_OUT, k as u64, 0, s as u64, d as u64]
+            };
+            w.extend_from_slice(&e);
+        } else if t.starts_with("endmodule") {
+            break;
+        }
+    }
+    if let Some(k) = assigned.iter().position(|a| !a) {
+        return Err(format!(
+            "{}: fabric output {} has no source",
+            g.top, outs[k]
+        ));
+    }
+    Ok(w)
+}
+
+/// The C++ harness of a hierarchical build: the router model `ports`
+/// (those of [`ROUTER_MODULE`]), instantiated once per router by
+/// `wc_new_netlist` and wired by the [`netlist`] it is given; `wc_free`,
+/// `wc_outputs` and `wc_tick` as in [`harness`]. Per cycle `wc_tick` first
+/// copies every router input from its source (fabric inputs, other
+/// routers' outputs: every router output is a register, docs/hardware.md
+/// §0, so the values before the edge are the ones to copy), then clocks
+/// each router as the flat harness clocks the fabric (inputs and the
+/// rising edge in one `eval()`, the falling edge in a second). Its text
+/// depends on the router's ports only, not on the fabric.
+pub fn hier_harness(ports: &[Port]) -> Result<String, String> {
+    let mut p = String::new();
+    for (i, q) in ports.iter().enumerate() {
+        if q.width > 64 {
+            return Err(format!(
+                "router port {} is {} bits wide; the Verilator engine handles ports up to 64 bits",
+                q.name, q.width
+            ));
+        }
+        let c = cxx_name(&q.name);
+        p.push_str(&format!(
+            "  p[{i}] = (void*)&m->{c}; s[{i}] = sizeof(m->{c}); o[{i}] = {};\n",
+            (q.direction != "input") as u8
+        ));
+    }
+    let n = ports.len();
+    let r = ROUTER_MODULE;
+    // Verilator's record of the clock's last value: `__Vtrigrprev__TOP__`
+    // and the clock port (rust-hdl's `clock`).
+    let prev = match ports.iter().find(|q| q.name == "clock") {
+        Some(q) => format!("__Vtrigrprev__TOP__{}", cxx_name(&q.name)),
+        None => "__wc_no_clock_port".to_string(),
+    };
+    Ok(format!(
+        "// Generated by wormcast (rtl/src/verilated.rs) for `{r}`. Do not edit.\n\
+         #include \"V{r}.h\"\n#include \"V{r}___024root.h\"\n#include \"verilated.h\"\n#include <cstdint>\n#include <string>\n#include <vector>\n\n\
+         typedef V{r} M;\nstatic const uint64_t NPORTS = {n};\n\n\
+         static void ports(M* m, void** p, uint8_t* s, uint8_t* o) {{\n{p}}}\n\n\
+         static inline uint64_t ld(const void* p, uint8_t s) {{\n\
+         \x20 switch (s) {{ case 1: return *(const uint8_t*)p; case 2: return *(const uint16_t*)p;\n\
+         \x20 case 4: return *(const uint32_t*)p; default: return *(const uint64_t*)p; }}\n}}\n\
+         static inline void st(void* p, uint8_t s, uint64_t v) {{\n\
+         \x20 switch (s) {{ case 1: *(uint8_t*)p = (uint8_t)v; break; case 2: *(uint16_t*)p = (uint16_t)v; break;\n\
+         \x20 case 4: *(uint32_t*)p = (uint32_t)v; break; default: *(uint64_t*)p = v; }}\n}}\n\n\
+         struct Pin {{ void* p; uint8_t s; }};\n\
+         struct Link {{ void* dst; const void* src; uint8_t ds, ss; }};\n\
+         struct TopIn {{ void* dst; uint8_t ds; uint64_t k; }};\n\
+         struct TopOut {{ const void* src; uint8_t ss; uint64_t value; }};\n\
+         struct WcHandle {{\n  VerilatedContext* ctx;\n  std::vector<M*> r;\n  std::vector<Pin> clk, rst;\n\
+         \x20 std::vector<Link> links;\n  std::vector<TopIn> ins;\n  std::vector<TopOut> outs;\n}};\n\n\
+         static void set_all(std::vector<Pin>& v, uint64_t x) {{ for (auto& q : v) st(q.p, q.s, x); }}\n\
+         static void eval_all(WcHandle* h) {{ for (M* m : h->r) m->eval(); }}\n\
+         // The falling edge without an eval(): Verilator 5 finds a rising edge\n\
+         // by comparing the clock with the value it saw last, so setting that\n\
+         // to 0 stands for the falling edge's eval() (no logic here runs on a\n\
+         // falling edge; the eval() would only evaluate the combinational logic\n\
+         // of unchanged inputs again). Where the model has no such member (other\n\
+         // Verilator versions), the falling edge is evaluated.\n\
+         template <typename R> static auto rearm(R* r, int) -> decltype(r->{prev} = 0, bool()) {{\n\
+         \x20 r->{prev} = 0;\n  return true;\n}}\n\
+         template <typename R> static bool rearm(R*, long) {{ return false; }}\n\
+         static void edge(WcHandle* h) {{\n  for (size_t i = 0; i < h->r.size(); i++) {{\n\
+         \x20   Pin& c = h->clk[i];\n    M* m = h->r[i];\n    st(c.p, c.s, 1);\n    m->eval();\n\
+         \x20   if (!rearm(m->rootp, 0)) {{ st(c.p, c.s, 0); m->eval(); }}\n  }}\n}}\n\n\
+         extern \"C\" {{\n\
+         void* wc_new_netlist(const uint64_t* w, uint64_t len) {{\n\
+         \x20 if (len < 5 || w[0] != {NETLIST_TAG}ull || w[2] != NPORTS || (len - 5) % 5) return nullptr;\n\
+         \x20 uint64_t n = w[1], nin = w[3], nout = w[4];\n\
+         \x20 WcHandle* h = new WcHandle;\n  h->ctx = new VerilatedContext;\n\
+         \x20 std::vector<std::vector<void*>> p(n, std::vector<void*>(NPORTS));\n\
+         \x20 std::vector<std::vector<uint8_t>> s(n, std::vector<uint8_t>(NPORTS)), o(n, std::vector<uint8_t>(NPORTS));\n\
+         \x20 for (uint64_t i = 0; i < n; i++) {{\n    std::string name = \"r\" + std::to_string(i);\n\
+         \x20   h->r.push_back(new M{{h->ctx, name.c_str()}});\n    ports(h->r[i], p[i].data(), s[i].data(), o[i].data());\n  }}\n\
+         \x20 h->clk.assign(n, Pin{{nullptr, 0}});\n  h->rst.assign(n, Pin{{nullptr, 0}});\n\
+         \x20 h->outs.assign(nout, TopOut{{nullptr, 0, 0}});\n  bool ok = true;\n\
+         \x20 for (uint64_t e = 5; e + 5 <= len; e += 5) {{\n\
+         \x20   uint64_t kind = w[e], a = w[e + 1], b = w[e + 2], c = w[e + 3], d = w[e + 4];\n\
+         \x20   if (kind == {N_TOP_OUT} || kind == {N_TOP_OUT_CONST}) {{\n\
+         \x20     if (a >= nout) {{ ok = false; continue; }}\n\
+         \x20     if (kind == {N_TOP_OUT_CONST}) {{ h->outs[a] = TopOut{{nullptr, 0, c}}; continue; }}\n\
+         \x20     if (c >= n || d >= NPORTS || !o[c][d]) {{ ok = false; continue; }}\n\
+         \x20     h->outs[a] = TopOut{{p[c][d], s[c][d], 0}};\n      continue;\n    }}\n\
+         \x20   if (a >= n || b >= NPORTS || o[a][b]) {{ ok = false; continue; }}\n\
+         \x20   Pin pin{{p[a][b], s[a][b]}};\n\
+         \x20   switch (kind) {{\n\
+         \x20   case {N_CONST}: st(pin.p, pin.s, c); break;\n\
+         \x20   case {N_TOP_IN}: if (c >= nin) ok = false; else h->ins.push_back(TopIn{{pin.p, pin.s, c}}); break;\n\
+         \x20   case {N_LINK}: if (c >= n || d >= NPORTS || !o[c][d]) ok = false; else h->links.push_back(Link{{pin.p, p[c][d], pin.s, s[c][d]}}); break;\n\
+         \x20   case {N_CLOCK}: h->clk[a] = pin; break;\n\
+         \x20   case {N_RESET}: h->rst[a] = pin; break;\n\
+         \x20   default: ok = false;\n    }}\n  }}\n\
+         \x20 for (uint64_t i = 0; i < n; i++) if (!h->clk[i].p || !h->rst[i].p) ok = false;\n\
+         \x20 if (!ok) {{ for (M* m : h->r) delete m; delete h->ctx; delete h; return nullptr; }}\n\
+         \x20 set_all(h->clk, 0);\n  set_all(h->rst, 1);\n  eval_all(h);\n  edge(h);\n  set_all(h->rst, 0);\n  set_all(h->clk, 0);\n  eval_all(h);\n  return h;\n}}\n\n\
+         void wc_free(void* v) {{\n  WcHandle* h = (WcHandle*)v;\n  for (M* m : h->r) {{ m->final(); delete m; }}\n  delete h->ctx;\n  delete h;\n}}\n\n\
+         void wc_outputs(void* v, uint64_t* out) {{\n  WcHandle* h = (WcHandle*)v;\n\
+         \x20 for (size_t k = 0; k < h->outs.size(); k++) {{\n    const TopOut& t = h->outs[k];\n\
+         \x20   out[k] = t.src ? ld(t.src, t.ss) : t.value;\n  }}\n}}\n\n\
+         void wc_tick(void* v, const uint64_t* in) {{\n  WcHandle* h = (WcHandle*)v;\n\
+         \x20 for (const Link& l : h->links) st(l.dst, l.ds, ld(l.src, l.ss));\n\
+         \x20 for (const TopIn& t : h->ins) st(t.dst, t.ds, in[t.k]);\n  edge(h);\n}}\n\
+         }}\n"
+    ))
+}
+
+/// Builds (or finds in the cache) the shared library of `g`, flat. Returns
+/// its path and whether it was built now.
 pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
-    let cxx = harness(g)?;
+    build_as(g, cache, BuildMode::Flat)
+}
+
+/// [`build`] as `mode` says ([`BuildMode::Auto`]: by the router count).
+/// A hierarchical build is cached per router module, not per fabric.
+pub fn build_as(g: &Generated, cache: &Path, mode: BuildMode) -> Result<(PathBuf, bool), String> {
+    let hier = mode.resolve(router_instances(g)) == BuildMode::Hierarchical;
+    // The router model alone is small, so a hierarchical build compiles it
+    // at -O2 rather than Verilator's default -Os for the fast code: about
+    // 1.5× the run speed (docs/performance.md) for seconds of build.
+    let extra: &[&str] = if hier {
+        &["-MAKEFLAGS", "OPT_FAST=-O2"]
+    } else {
+        &[]
+    };
+    let (top, source, cxx) = if hier {
+        let ports = module_ports(&g.verilog, ROUTER_MODULE);
+        (
+            ROUTER_MODULE.to_string(),
+            router_source(g)?,
+            hier_harness(&ports)?,
+        )
+    } else {
+        (g.top.clone(), g.verilog.clone(), harness(g)?)
+    };
     let version = Command::new("verilator")
         .arg("--version")
         .output()
         .map_err(|e| {
             format!("cannot run verilator ({e}); install it (Debian: apt-get install verilator)")
         })?;
+    // The key holds what Verilator reads (the router module alone for a
+    // hierarchical build), the harness (which differs between the two
+    // builds), the Verilator version and the flags.
     let key = fnv1a64(&[
-        g.verilog.as_bytes(),
+        source.as_bytes(),
         cxx.as_bytes(),
         &version.stdout,
         VERILATOR_FLAGS.join(" ").as_bytes(),
+        mode.resolve(router_instances(g)).name().as_bytes(),
+        extra.join(" ").as_bytes(),
     ]);
-    let dir = cache.join(format!("verilator/{}-{key:016x}", g.top));
-    let so = dir.join(format!("libwc_{}.so", g.top));
+    let dir = cache.join(format!("verilator/{top}-{key:016x}"));
+    let so = dir.join(format!("libwc_{top}.so"));
     if so.exists() {
         return Ok((so, false));
     }
@@ -223,15 +621,15 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
     // interrupted build never leaves a half-built library behind the key.
     static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let tmp = cache.join(format!(
-        "verilator/.build-{}-{key:016x}-{}-{}",
-        g.top,
+        "verilator/.build-{top}-{key:016x}-{}-{}",
         std::process::id(),
         BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-    let v = tmp.join(format!("{}.v", g.top));
-    std::fs::write(&v, &g.verilog).map_err(|e| format!("cannot write {}: {e}", v.display()))?;
+    let v = tmp.join(format!("{top}.v"));
+    std::fs::write(&v, source.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", v.display()))?;
     let h = tmp.join("harness.cpp");
     std::fs::write(&h, &cxx).map_err(|e| format!("cannot write {}: {e}", h.display()))?;
     let jobs = std::thread::available_parallelism()
@@ -242,7 +640,8 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
             .current_dir(&tmp)
             .args(["--cc", "--build", "-j", &jobs])
             .args(VERILATOR_FLAGS)
-            .args(["--top-module", &g.top, "--Mdir", "obj"])
+            .args(extra)
+            .args(["--top-module", &top, "--Mdir", "obj"])
             .arg(&v),
         "verilator",
         &tmp.join("verilator.log"),
@@ -257,7 +656,7 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
     )
     .trim()
     .to_string();
-    let lib_name = format!("libwc_{}.so", g.top);
+    let lib_name = format!("libwc_{top}.so");
     run(
         Command::new("g++")
             .current_dir(&tmp)
@@ -273,7 +672,7 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
             .arg("-Iobj")
             .arg(format!("-I{root}/include"))
             .arg(format!("-I{root}/include/vltstd"))
-            .arg(format!("obj/V{}__ALL.a", g.top))
+            .arg(format!("obj/V{top}__ALL.a"))
             // Verilator 5.006 builds no runtime library without `--exe`:
             // its two runtime sources go into the shared library directly.
             .arg(format!("{root}/include/verilated.cpp"))
@@ -309,6 +708,7 @@ fn move_into_place(tmp: &Path, dir: &Path, so: &Path) -> Result<(), String> {
 }
 
 type NewFn = unsafe extern "C" fn() -> *mut c_void;
+type NewNetlistFn = unsafe extern "C" fn(*const u64, u64) -> *mut c_void;
 type FreeFn = unsafe extern "C" fn(*mut c_void);
 type OutFn = unsafe extern "C" fn(*mut c_void, *mut u64);
 type TickFn = unsafe extern "C" fn(*mut c_void, *const u64);
@@ -337,7 +737,7 @@ impl Verilated {
     /// `rst = 1`).
     pub fn load(so: &Path, g: &Generated) -> Result<Verilated, String> {
         // SAFETY: the library is the one `build` compiled from our own
-        // harness; its four entry points have exactly these signatures.
+        // harness; its entry points have exactly these signatures.
         unsafe {
             let lib = libloading::Library::new(so)
                 .map_err(|e| format!("cannot load {}: {e}", so.display()))?;
@@ -346,11 +746,29 @@ impl Verilated {
                     .map(|s| *s)
                     .map_err(|e| format!("{}: {e}", so.display()))
             };
-            let new: NewFn = std::mem::transmute::<*const c_void, NewFn>(sym(b"wc_new\0")?);
             let free: FreeFn = std::mem::transmute::<*const c_void, FreeFn>(sym(b"wc_free\0")?);
             let outputs: OutFn = std::mem::transmute::<*const c_void, OutFn>(sym(b"wc_outputs\0")?);
             let tick: TickFn = std::mem::transmute::<*const c_void, TickFn>(sym(b"wc_tick\0")?);
-            let handle = new();
+            // A hierarchical build's library holds the router model alone
+            // and is wired at run time by `g`'s netlist; a flat one holds
+            // `g` itself.
+            let handle = if lib.get::<*const c_void>(b"wc_new_netlist\0").is_ok() {
+                let new: NewNetlistFn =
+                    std::mem::transmute::<*const c_void, NewNetlistFn>(sym(b"wc_new_netlist\0")?);
+                let net = netlist(g)?;
+                let h = new(net.as_ptr(), net.len() as u64);
+                if h.is_null() {
+                    return Err(format!(
+                        "{}: the router model does not fit the netlist of {}",
+                        so.display(),
+                        g.top
+                    ));
+                }
+                h
+            } else {
+                let new: NewFn = std::mem::transmute::<*const c_void, NewFn>(sym(b"wc_new\0")?);
+                new()
+            };
             let ports = ni_ports(g);
             Ok(Verilated {
                 handle,
@@ -584,6 +1002,8 @@ pub struct Attached {
     pub library: PathBuf,
     /// Built now (false: taken from the cache).
     pub built: bool,
+    /// The build used: `Flat` or `Hierarchical` ([`BuildMode::resolve`]).
+    pub mode: BuildMode,
     /// Generation, build (if any) and load time.
     pub seconds: f64,
 }
@@ -593,6 +1013,15 @@ pub struct Attached {
 /// attaches it as the network's twin: from then on every cycle is checked
 /// at the NI ports.
 pub fn attach(net: &mut wormcast_sim::network::Network, cache: &Path) -> Result<Attached, String> {
+    attach_as(net, cache, BuildMode::Auto)
+}
+
+/// [`attach`] with the build `mode`.
+pub fn attach_as(
+    net: &mut wormcast_sim::network::Network,
+    cache: &Path,
+    mode: BuildMode,
+) -> Result<Attached, String> {
     let t0 = std::time::Instant::now();
     // Raw flits on a link input bypass the NIs: the fabric top has no port
     // for them, so the Verilog could not see them.
@@ -609,7 +1038,7 @@ pub fn attach(net: &mut wormcast_sim::network::Network, cache: &Path) -> Result<
     let f = &net.fabric;
     let g =
         crate::generate::fabric_module(&f.topo, &f.params, &f.cfg).map_err(|e| e.to_string())?;
-    attach_module(net, &g, cache).map(|mut a| {
+    attach_traced(net, &g, cache, None, mode).map(|mut a| {
         a.seconds = t0.elapsed().as_secs_f64();
         a
     })
@@ -623,19 +1052,21 @@ pub fn attach_module(
     g: &Generated,
     cache: &Path,
 ) -> Result<Attached, String> {
-    attach_traced(net, g, cache, None)
+    attach_traced(net, g, cache, None, BuildMode::Auto)
 }
 
 /// [`attach_module`] that also records every checked cycle's port words in
-/// `trace` (for [`replay`]).
+/// `trace` (for [`replay`]), built as `mode` says.
 pub fn attach_traced(
     net: &mut wormcast_sim::network::Network,
     g: &Generated,
     cache: &Path,
     trace: Option<Arc<Mutex<Trace>>>,
+    mode: BuildMode,
 ) -> Result<Attached, String> {
     let t0 = std::time::Instant::now();
-    let (library, built) = build(g, cache)?;
+    let mode = mode.resolve(router_instances(g));
+    let (library, built) = build_as(g, cache, mode)?;
     let model = Verilated::load(&library, g)?;
     let mut twin = VerilatorTwin::new(model, net.fabric.topo.k)?;
     if let Some(t) = &trace {
@@ -649,6 +1080,7 @@ pub fn attach_traced(
         top: g.top.clone(),
         library,
         built,
+        mode,
         seconds: t0.elapsed().as_secs_f64(),
     })
 }

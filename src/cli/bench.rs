@@ -34,6 +34,10 @@ pub struct BenchArgs {
     /// saturation; Verilator builds are cached as for `run`).
     #[arg(long)]
     pub verilator: bool,
+    /// With `--verilator`: how the fabric is compiled (as `run
+    /// --verilator-build`).
+    #[arg(long, value_enum, default_value_t = crate::cli::run::VerilatorBuild::Auto)]
+    pub verilator_build: crate::cli::run::VerilatorBuild,
 }
 
 /// Offered loads (flits/node/cycle) of the matched mesh in the default set.
@@ -87,7 +91,12 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     if a.verilator {
         output::prepare(&[json_out.as_ref()])?;
-        crate::cli::bench_verilator::run(&a.scenarios, a.repeat, json_out.as_ref())?;
+        crate::cli::bench_verilator::run(
+            &a.scenarios,
+            a.repeat,
+            a.verilator_build.mode(),
+            json_out.as_ref(),
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut files = a.scenarios.clone();

@@ -45,6 +45,8 @@ fn default_sets(rate: f64) -> Vec<String> {
 struct Row {
     scenario: String,
     routers: u64,
+    /// `flat` or `hierarchical` (`--verilator-build`).
+    verilator_build: String,
     cycles: u64,
     throughput_flits_per_node_cycle: f64,
     native_cycles_per_second: f64,
@@ -55,7 +57,12 @@ struct Row {
 
 /// Runs the comparison on `scenarios` (empty: the default points) and
 /// prints one table row per point; `json` gets the rows.
-pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<(), String> {
+pub fn run(
+    scenarios: &[PathBuf],
+    repeat: u32,
+    mode: verilated::BuildMode,
+    json: Option<&Dest>,
+) -> Result<(), String> {
     let points: Vec<(String, Option<PathBuf>, Vec<String>)> = if scenarios.is_empty() {
         DEFAULT_RATES
             .iter()
@@ -68,8 +75,8 @@ pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<()
             .collect()
     };
     let cache = verilated::default_cache_dir();
-    outln!("| scenario | routers | cycles | throughput flits/node/cycle | native k cycles/s (median of {repeat}) | `--engine verilator` k cycles/s | bare Verilator replay k cycles/s (median of {repeat}) | native / bare |");
-    outln!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    outln!("| scenario | routers | Verilator build | cycles | throughput flits/node/cycle | native k cycles/s (median of {repeat}) | `--engine verilator` k cycles/s | bare Verilator replay k cycles/s (median of {repeat}) | native / bare |");
+    outln!("|---|---:|---|---:|---:|---:|---:|---:|---:|");
     let mut rows = Vec::new();
     for (name, file, sets) in points {
         let sc = load_checked(&file, &sets)?;
@@ -100,7 +107,7 @@ pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<()
         }
         let report = report.expect("repeat >= 1");
         let trace = Arc::new(Mutex::new(Trace::default()));
-        let info = verilated::attach_traced(&mut net, &g, &cache, Some(trace.clone()))
+        let info = verilated::attach_traced(&mut net, &g, &cache, Some(trace.clone()), mode)
             .map_err(|e| format!("{name}: engine verilator: {e}"))?;
         let engine = net.run(&mut |_| true);
         if let Some(e) = &engine.engine_mismatch {
@@ -123,6 +130,11 @@ pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<()
         let row = Row {
             scenario: name,
             routers: net.fabric.topo.nodes() as u64,
+            verilator_build: match info.mode {
+                verilated::BuildMode::Hierarchical => "hierarchical",
+                _ => "flat",
+            }
+            .to_string(),
             cycles: report.cycles,
             throughput_flits_per_node_cycle: report.throughput_flits_per_node_cycle,
             native_cycles_per_second: native,
@@ -131,9 +143,10 @@ pub fn run(scenarios: &[PathBuf], repeat: u32, json: Option<&Dest>) -> Result<()
             native_over_bare: native / bare,
         };
         outln!(
-            "| {} | {} | {} | {:.3} | {:.0} | {:.0} | {:.0} | {:.1}× |",
+            "| {} | {} | {} | {} | {:.3} | {:.0} | {:.0} | {:.0} | {:.1}× |",
             row.scenario,
             row.routers,
+            row.verilator_build,
             row.cycles,
             row.throughput_flits_per_node_cycle,
             row.native_cycles_per_second / 1e3,

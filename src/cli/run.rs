@@ -48,6 +48,14 @@ pub struct RunArgs {
     /// (`$WORMCAST_CACHE_DIR`, default ~/.cache/wormcast).
     #[arg(long, value_enum, default_value_t = Engine::Native)]
     pub engine: Engine,
+    /// How `--engine verilator` compiles the fabric: `flat` (every router
+    /// inlined; the fastest model, whose build grows with the router
+    /// count), `hierarchical` (the router module compiled once; a build of
+    /// one router, the same at any size, a slower model) or `auto` (hierarchical
+    /// from 64 routers on). Part of the cache key. See
+    /// docs/performance.md, "Hierarchical Verilator builds".
+    #[arg(long, value_enum, default_value_t = VerilatorBuild::Auto)]
+    pub verilator_build: VerilatorBuild,
     /// Draw a link heat map of the run as SVG: every link direction
     /// coloured by its utilisation, one panel per channel class, nodes by
     /// accepted throughput per source (docs/sight.md).
@@ -71,6 +79,26 @@ pub struct RunArgs {
     /// and exit without simulating.
     #[arg(long)]
     pub dump_scenario: bool,
+}
+
+/// `--verilator-build` (`wormcast_rtl::verilated::BuildMode`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VerilatorBuild {
+    #[default]
+    Auto,
+    Flat,
+    Hierarchical,
+}
+
+impl VerilatorBuild {
+    pub fn mode(self) -> wormcast_rtl::verilated::BuildMode {
+        use wormcast_rtl::verilated::BuildMode;
+        match self {
+            VerilatorBuild::Auto => BuildMode::Auto,
+            VerilatorBuild::Flat => BuildMode::Flat,
+            VerilatorBuild::Hierarchical => BuildMode::Hierarchical,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -176,12 +204,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     ])?;
     if a.engine == Engine::Verilator {
         let cache = wormcast_rtl::verilated::default_cache_dir();
-        let info = wormcast_rtl::verilated::attach(&mut net, &cache)
+        let info = wormcast_rtl::verilated::attach_as(&mut net, &cache, a.verilator_build.mode())
             .map_err(|e| format!("engine verilator: {e}"))?;
         if !a.quiet {
             eprintln!(
-                "engine verilator: {} {} ({:.1} s), {}",
+                "engine verilator: {} {} {} ({:.1} s), {}",
                 info.top,
+                match info.mode {
+                    wormcast_rtl::verilated::BuildMode::Hierarchical => "hierarchical",
+                    _ => "flat",
+                },
                 if info.built {
                     "built"
                 } else {
