@@ -110,20 +110,16 @@ fn rename_top(v: &str, name: &str) -> String {
     out
 }
 
-/// Ports of the first (top) module, from its declarations.
-fn top_ports(v: &str) -> Vec<Port> {
+/// The ports of module `module` in `v`, from its declarations
+/// (`input wire [31:0] i_flit$0;`, as rust-hdl writes them), in order.
+pub fn module_ports(v: &str, module: &str) -> Vec<Port> {
+    let head = format!("module {module}(");
     let mut ports = Vec::new();
-    let mut in_top = false;
+    let mut inside = false;
     for line in v.lines() {
         let t = line.trim();
-        if t.starts_with("module ") {
-            if in_top {
-                break;
-            }
-            in_top = true;
-            continue;
-        }
-        if !in_top {
+        if !inside {
+            inside = t.starts_with(&head);
             continue;
         }
         if t.starts_with("endmodule") {
@@ -137,28 +133,26 @@ fn top_ports(v: &str) -> Vec<Port> {
             continue;
         };
         let rest = rest
+            .trim_start()
             .trim_start_matches("wire")
             .trim_start_matches("reg")
             .trim();
-        let (width, name) = if let Some(r) = rest.strip_prefix('[') {
-            let (range, name) = r.split_once(']').expect("range");
-            let hi: usize = range.split(':').next().unwrap().trim().parse().unwrap();
-            (hi + 1, name.trim())
-        } else {
-            (1, rest)
+        let (width, name) = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            Some((range, name)) => match range.split(':').next().map(|h| h.trim().parse::<usize>())
+            {
+                Some(Ok(hi)) => (hi + 1, name.trim()),
+                _ => continue,
+            },
+            None => (1, rest),
         };
-        ports.push(Port {
-            name: name.trim_end_matches(';').to_string(),
-            direction: dir.to_string(),
-            width,
-        });
+        ports.push(Port::new(name.trim_end_matches(';').trim(), dir, width));
     }
     ports
 }
 
 fn finish(raw: String, name: String) -> Generated {
     let verilog = rename_top(&raw, &name);
-    let ports = top_ports(&verilog);
+    let ports = module_ports(&verilog, &name);
     Generated {
         top: name,
         verilog,

@@ -229,45 +229,7 @@ impl BuildMode {
     }
 }
 
-/// The ports of module `module` in `v`, from its declarations
-/// (`input wire [31:0] i_flit$0;`, as rust-hdl writes them), in order.
-pub fn module_ports(v: &str, module: &str) -> Vec<Port> {
-    let head = format!("module {module}(");
-    let mut ports = Vec::new();
-    let mut inside = false;
-    for line in v.lines() {
-        let t = line.trim();
-        if !inside {
-            inside = t.starts_with(&head);
-            continue;
-        }
-        if t.starts_with("endmodule") {
-            break;
-        }
-        let (dir, rest) = if let Some(r) = t.strip_prefix("input ") {
-            ("input", r)
-        } else if let Some(r) = t.strip_prefix("output ") {
-            ("output", r)
-        } else {
-            continue;
-        };
-        let rest = rest
-            .trim_start()
-            .trim_start_matches("wire")
-            .trim_start_matches("reg")
-            .trim();
-        let (width, name) = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
-            Some((range, name)) => match range.split(':').next().map(|h| h.trim().parse::<usize>())
-            {
-                Some(Ok(hi)) => (hi + 1, name.trim()),
-                _ => continue,
-            },
-            None => (1, rest),
-        };
-        ports.push(Port::new(name.trim_end_matches(';').trim(), dir, width));
-    }
-    ports
-}
+pub use crate::generate::module_ports;
 
 /// The router module of `g` and its sub-modules ([`ROUTER_MODULE`],
 /// `ROUTER_MODULE$…`), without the fabric top: what a hierarchical build
