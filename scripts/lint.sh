@@ -6,7 +6,9 @@
 # routing function (hamiltonian, dor, negative_first), and the 4x4 fabric
 # with a faulty link and local fault information (diversion constants,
 # paper 000 §7), and the router with a one-cycle setup delay and a deferred
-# strip (docs/hardware.md 3h). Clean except the waivers of
+# strip (docs/hardware.md 3h), and the other flit widths (a 16-bit fabric
+# with depth-4 buffers, a 64-bit router with depth 1 and two injection
+# channels). Clean except the waivers of
 # scripts/verilator_waivers.vlt, each named and explained there (all
 # UNUSEDSIGNAL on signals the router keeps on purpose; no WIDTH waiver);
 # any other warning or error fails this script. Then a user's file beside
@@ -35,6 +37,8 @@ mkdir -p "$out"
 "$bin" verilog --topology torus:4x4 --routing spam --setup-cycles 2 --out "$out/fabric_spam" >/dev/null
 "$bin" verilog --topology torus:4x4 --faulty-link 1,1,+x --fault-info local --out "$out/fabric_divert" >/dev/null
 "$bin" verilog --router --setup-cycles 1 --strip-deferred --node 5 --out "$out/router_strip" >/dev/null
+"$bin" verilog --topology torus:4x4 --flit-width 16 --buffer-depth 4 --out "$out/fabric_w16" >/dev/null
+"$bin" verilog --router --flit-width 64 --buffer-depth 1 --injection-channels 2 --node 5 --out "$out/router_w64" >/dev/null
 for r in hamiltonian dor negative_first; do
   "$bin" verilog --router --topology mesh:4x4 --routing $r --node 5 --out "$out/router_$r" >/dev/null
   "$bin" verilog --topology mesh:4x4 --routing $r --out "$out/fabric_$r" >/dev/null
@@ -61,6 +65,8 @@ lint "$out/router_spam" wormcast_router_n5
 lint "$out/fabric_spam" wormcast_torus_4x4
 lint "$out/fabric_divert" wormcast_torus_4x4
 lint "$out/router_strip" wormcast_router_n5
+lint "$out/fabric_w16" wormcast_torus_4x4
+lint "$out/router_w64" wormcast_router_n5
 for r in hamiltonian dor negative_first; do
   lint "$out/router_$r" wormcast_router_n5
   lint "$out/fabric_$r" wormcast_mesh_4x4

@@ -584,6 +584,9 @@ fn compare_literal(l: &str, d: &Decls) -> String {
 /// `x` is a signal or a localparam (a part-select of a parameter is
 /// legal Verilog-2001).
 fn masks(l: &str, d: &Decls) -> String {
+    // A truncating mask is `n` bits wide where it stands alone (in a
+    // concatenation), the select `M`: not rewritten on such lines.
+    let concat = l.contains('{');
     let mut s = l.to_string();
     let mut from = 0;
     while let Some(k) = s[from..].find("((").map(|k| k + from) {
@@ -608,7 +611,7 @@ fn masks(l: &str, d: &Decls) -> String {
         }
         let new = if n < m {
             format!("{{{}'h0, {x}}}", m - n)
-        } else if n > m {
+        } else if n > m && !concat {
             format!("{x}[{}:0]", m - 1)
         } else {
             continue;
@@ -631,7 +634,11 @@ fn shifted_bits(l: &str, d: &Decls) -> String {
     let Some(&tw) = d.width.get(lhs) else {
         return l.to_string();
     };
-    if tw < 2 {
+    // Only a chain of `replace_bit`s (`&`, `|`, `~`, `<<`), whose every
+    // operator takes its width from the assignment: no compare, sum or
+    // concatenation that would size the shift by its own operands.
+    let rhs = t[lhs.len() + 3..].replace("<<", "");
+    if tw < 2 || rhs.contains(['=', '!', '<', '>', '+', '-', '*', '?', '{']) {
         return l.to_string();
     }
     let mut s = l.to_string();
@@ -886,6 +893,16 @@ mod tests {
             "worm_n = ({3'h0, p_rl} << 32'h1);"
         );
         assert_eq!(masks("q = ((sum) & 16'hffff);", &d), "q = sum[15:0];");
+        // A truncation inside a concatenation would change its width: left alone.
+        assert_eq!(
+            masks("q = {((sum) & 16'hffff), c};", &d),
+            "q = {((sum) & 16'hffff), c};"
+        );
+        // A shift sized by a compare, not by the assignment: left alone.
+        assert_eq!(
+            shifted_bits("worm_n = ((w_tail) << (32'h3)) == c;", &d),
+            "worm_n = ((w_tail) << (32'h3)) == c;"
+        );
         // Not a full mask: left alone.
         assert_eq!(
             masks("q = ((sum) & 16'hfff0);", &d),
