@@ -105,6 +105,42 @@ fn fabric_files() {
         elsewhere.display(),
         String::from_utf8_lossy(&o.stderr)
     );
+    // The relative list names the file by bare name, for `verilator -F`
+    // (paths relative to the list): it survives moving the folder, where
+    // the absolute list does not.
+    assert_eq!(m["filelist_relative"], "wormcast_torus_3x3.rel.f");
+    let rel = std::fs::read_to_string(Path::new(&d).join("wormcast_torus_3x3.rel.f")).unwrap();
+    assert_eq!(rel, "wormcast_torus_3x3.v\n");
+    let moved = format!("{d}_moved");
+    let _ = std::fs::remove_dir_all(&moved);
+    std::fs::rename(&d, &moved).unwrap();
+    let verilator = |flag: &str, list: &str| {
+        Command::new("verilator")
+            .current_dir(&elsewhere)
+            .args([
+                "--lint-only",
+                "-Wno-fatal",
+                "--top-module",
+                "wormcast_torus_3x3",
+                flag,
+            ])
+            .arg(Path::new(&moved).join(list))
+            .output()
+            .expect("verilator runs (apt-get install verilator)")
+    };
+    let o = verilator("-F", "wormcast_torus_3x3.rel.f");
+    assert!(
+        o.status.success(),
+        "verilator -F from {} after moving the folder: {}",
+        elsewhere.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = verilator("-f", "wormcast_torus_3x3.f");
+    assert!(
+        !o.status.success(),
+        "the absolute list still names the old folder"
+    );
+    std::fs::rename(&moved, &d).unwrap();
     // NI ports by node and channel (docs/hardware.md section 0).
     let ports = m["ports"].as_array().unwrap();
     assert_eq!(ports.len(), 2 + 9 * 3 + 9 * 2 * 3);

@@ -29,6 +29,7 @@ pub mod popcount;
 pub mod router;
 pub mod tables;
 pub mod verilated;
+pub mod verilog_text;
 
 pub use generate::{generate_fabric, generate_router};
 pub use router::{Fault, Router};

@@ -263,18 +263,14 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     std::fs::create_dir_all(&a.out).map_err(io)?;
     let file = format!("{}.v", g.top);
     std::fs::write(a.out.join(&file), &g.verilog).map_err(io)?;
-    let filelist = format!("{}.f", g.top);
-    std::fs::write(
-        a.out.join(&filelist),
-        file_list(&a.out, &[&file]).map_err(io)?,
-    )
-    .map_err(io)?;
+    let (filelist, filelist_rel) = write_file_lists(&a.out, &g.top, &[&file]).map_err(io)?;
     let manifest = json!({
         "generator": "wormcast verilog (rtl/, rust-hdl 0.46)",
         "kind": if a.router { "router" } else { "fabric" },
         "per_node": a.per_node,
         "files": [file],
         "filelist": filelist,
+        "filelist_relative": filelist_rel,
         "top": g.top,
         "parameters": {
             "topology": topo.to_string(),
@@ -306,26 +302,47 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
     let text = serde_json::to_string_pretty(&manifest).expect("JSON") + "\n";
     std::fs::write(a.out.join("manifest.json"), text).map_err(io)?;
     outln!(
-        "wrote {} ({} lines), {} and manifest.json to {}",
+        "wrote {} ({} lines), {}, {} and manifest.json to {}",
         file,
         g.verilog.lines().count(),
         filelist,
+        filelist_rel,
         a.out.display()
     );
     Ok(ExitCode::SUCCESS)
 }
 
-/// The file list for simulators and synthesis flows (`verilator -f`,
-/// `iverilog -c`): absolute paths, so that it works from any working
-/// directory (relative paths in a `-f` list are taken from the working
-/// directory by both tools, so a list of bare names worked only inside
-/// the output folder).
-fn file_list(out: &std::path::Path, files: &[&str]) -> std::io::Result<String> {
+/// The file lists for simulators and synthesis flows, written beside the
+/// Verilog; returns their names.
+///
+/// `<top>.f` holds absolute paths, so it works from any working directory
+/// with every tool that reads a list: `verilator -f` / `-F`, `iverilog -c`
+/// (also `-f`), and yosys through the shell (`read_verilog $(cat <top>.f)`;
+/// Debian's yosys 0.23 has no list option of its own: `read -f` needs the
+/// commercial Verific front end). Relative paths in a list are taken from
+/// the working directory by `verilator -f` and by iverilog, so a list of
+/// bare names worked only inside the output folder.
+///
+/// `<top>.rel.f` holds the same files by bare name, for `verilator -F`,
+/// which takes a list's relative paths from the list's own folder: it keeps
+/// working when the folder is moved or copied (to another machine, into a
+/// CI artefact), where the absolute list no longer does. iverilog has no
+/// such option.
+fn write_file_lists(
+    out: &std::path::Path,
+    top: &str,
+    files: &[&str],
+) -> std::io::Result<(String, String)> {
     let dir = std::fs::canonicalize(out)?;
-    Ok(files
+    let abs: String = files
         .iter()
         .map(|f| format!("{}\n", dir.join(f).display()))
-        .collect())
+        .collect();
+    let rel: String = files.iter().map(|f| format!("{f}\n")).collect();
+    let (fa, fr) = (format!("{top}.f"), format!("{top}.rel.f"));
+    std::fs::write(out.join(&fa), abs)?;
+    std::fs::write(out.join(&fr), rel)?;
+    Ok((fa, fr))
 }
 
 /// `--fpga-top`: the plan from a scenario of the same flags (so the
@@ -387,18 +404,15 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
     std::fs::write(a.out.join(&file), &g.verilog).map_err(io)?;
     std::fs::write(a.out.join(&wrapper), board_wrapper(&g)).map_err(io)?;
     std::fs::write(a.out.join(pcf), board.constraints()).map_err(io)?;
-    let filelist = format!("{}.f", g.top);
-    std::fs::write(
-        a.out.join(&filelist),
-        file_list(&a.out, &[&file, &wrapper]).map_err(io)?,
-    )
-    .map_err(io)?;
+    let (filelist, filelist_rel) =
+        write_file_lists(&a.out, &g.top, &[&file, &wrapper]).map_err(io)?;
     let multicast = plan.pop.iter().flatten().filter(|&&p| p > 1).count();
     let manifest = json!({
         "generator": "wormcast verilog --fpga-top (rtl/src/fpga_top.rs)",
         "kind": "fpga_top",
         "files": [file, wrapper],
         "filelist": filelist,
+        "filelist_relative": filelist_rel,
         "pcf": pcf,
         "board": board.name(),
         "family": board.family(),
@@ -430,7 +444,7 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
     let text = serde_json::to_string_pretty(&manifest).expect("JSON") + "\n";
     std::fs::write(a.out.join("manifest.json"), text).map_err(io)?;
     outln!(
-        "wrote {file} ({} lines), {wrapper}, {pcf}, {filelist} and manifest.json to {}",
+        "wrote {file} ({} lines), {wrapper}, {pcf}, {filelist}, {filelist_rel} and manifest.json to {}",
         g.verilog.lines().count(),
         a.out.display()
     );

@@ -35,7 +35,8 @@ fn per_node_fabric_matches_native_and_a_swapped_node_is_caught() {
     let nodes = g.verilog.matches("\nmodule wormcast_node_n").count();
     assert_eq!(nodes, 9, "one module per distinct router");
     // The fabric itself ties nothing off: every table is inside a node module.
-    let fabric = &g.verilog[g.verilog.find(&format!("module {}(", g.top)).unwrap()..];
+    let at = g.verilog.find(&format!("module {}(", g.top)).unwrap();
+    let fabric = &g.verilog[at..at + g.verilog[at..].find("endmodule").unwrap()];
     assert!(!fabric.contains(".t_"), "tables tied off in the fabric");
     let (vs, st) = fabric_vectors(&g.top, &sc, CYCLES, false, &mut |_| {});
     assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
