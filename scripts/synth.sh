@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Synthesis and place-and-route figures for docs/hardware.md (ARCHITECTURE §7).
+# Synthesis and place-and-route figures for docs/hardware.md (docs/architecture.md §7).
 #
 #   bash scripts/synth.sh [WORMCAST_BINARY]      # 20-35 min on 2 cores (GATE_LEVEL=0: 12-25 min; up to 20 min is the --placer sa sweep when its seeds run to SA_TIMEOUT)
 #

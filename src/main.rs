@@ -1,4 +1,4 @@
-//! `wormcast`: the command line (ARCHITECTURE §6).
+//! `wormcast`: the command line (docs/architecture.md §6).
 //!
 //! With no subcommand it runs the built-in default scenario, so a fresh
 //! checkout does something real with `cargo run --release`.
@@ -36,7 +36,7 @@ enum Command {
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
     Route(cli::route::RouteArgs),
-    /// Fault-tolerant tree multicast on a faulty mesh (paper 002): traffic steps.
+    /// Fault-tolerant tree multicast on a faulty mesh (\[FTTREE\]): traffic steps.
     Ftree(cli::ftree::FtreeArgs),
     /// Thesis tree multicast (VH, DIAG, DDS, MIN) on 2-D/3-D meshes and tori: traffic and one-port time.
     Mtree(cli::mtree::MtreeArgs),

@@ -1,4 +1,4 @@
-//! The reservation arbiter (ARCHITECTURE §3 "Atomic reservation"): one
+//! The reservation arbiter (docs/architecture.md §3 "Atomic reservation"): one
 //! rotating priority order over the inputs; a request is granted only when
 //! all its outputs are free (all or nothing, no hold-and-wait). The
 //! highest-priority input that cannot be granted keeps the top priority and

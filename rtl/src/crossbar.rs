@@ -1,4 +1,4 @@
-//! The crossbar in front of the output registers (ARCHITECTURE §3
+//! The crossbar in front of the output registers (docs/architecture.md §3
 //! "Replication"): output o takes the flit of the input its one-hot owner
 //! register `sel[o]` names, 0 when it has no owner.
 //!

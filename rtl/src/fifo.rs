@@ -1,4 +1,4 @@
-//! The input buffer of one router input (ARCHITECTURE §3 "Link protocol"):
+//! The input buffer of one router input (docs/architecture.md §3 "Link protocol"):
 //! `depth` flits with a fill `count`, plus the registered `ready` sent
 //! upstream, and the head's pre-decode (`Decode::side`). The fill is kept
 //! as a thermometer (`t` below), of which `count` is the binary value.

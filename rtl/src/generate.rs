@@ -1,4 +1,4 @@
-//! Verilog generation for one router or a whole fabric (ARCHITECTURE §7).
+//! Verilog generation for one router or a whole fabric (docs/architecture.md §7).
 //!
 //! One router module for every node (issue 12 item 1): rust-hdl generates
 //! the router once ([`ROUTER_MODULE`] and its sub-modules, renamed from

@@ -1,4 +1,4 @@
-//! The router core (ARCHITECTURE §3, paper 000 §3): input FIFOs, header
+//! The router core (docs/architecture.md §3, \[DSTM\] §3): input FIFOs, header
 //! decode, atomic reservation, the crossbar into registered outputs with
 //! coordinated flow control, TAIL release_tail, Discard, local-fault
 //! diversion (`Diverted`), and the error register.

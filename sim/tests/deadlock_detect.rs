@@ -1,4 +1,4 @@
-//! The deadlock detector (ARCHITECTURE §3): it catches a real deadlock
+//! The deadlock detector (docs/architecture.md §3): it catches a real deadlock
 //! early and names the worms in the wait-for cycle, and it does not mistake
 //! the long blocks of a saturated network for one.
 

@@ -53,7 +53,7 @@ fn expected(kind: RoutingKind, topo: &Topology, u: NodeId, v: NodeId) -> Dir {
                 Dir::YMinus
             }
         }
-        // Paper 004 §3.1: negative subnetwork (west, south) first.
+        // [BRCP] §3.1: negative subnetwork (west, south) first.
         RoutingKind::NegativeFirst => {
             if tx < x {
                 Dir::XMinus
@@ -65,7 +65,7 @@ fn expected(kind: RoutingKind, topo: &Topology, u: NodeId, v: NodeId) -> Dir {
                 Dir::YPlus
             }
         }
-        // Paper 001 §2.1 R, as the source algorithms implement it.
+        // [PATHOPT] §2.1 R, as the source algorithms implement it.
         RoutingKind::Hamiltonian => dir_to(topo, u, hamiltonian::r_next(topo, u, v)),
         _ => unreachable!(),
     }

@@ -1,4 +1,4 @@
-//! Theorems 5.1 and 5.2 of paper 000 (`shared/papers/000_727e9175829aec36.txt`
+//! Theorems 5.1 and 5.2 of \[DSTM\]
 //! §5.2, Appendix B) against the construction as implemented, R1 = (0,0),
 //! for every √N from 4 to 20. The assertions state what the code *gives*;
 //! where that differs from the paper the difference is explained in

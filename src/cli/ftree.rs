@@ -1,5 +1,5 @@
 //! `wormcast ftree`: fault-tolerant tree multicast on a mesh with faulty
-//! blocks (paper 002, `sim::ftmesh`). Random trials give the paper's metric,
+//! blocks (\[FTTREE\], `sim::ftmesh`). Random trials give the paper's metric,
 //! total traffic steps, for Strategies 1–3 against multiple unicast;
 //! `--fig10` / `--fig11` sweep the paper's Figs. 10(2) and 11 and can plot
 //! them; `--dest-list` routes one explicit multicast and prints its tree.
@@ -63,7 +63,7 @@ pub struct FtreeArgs {
     #[arg(long, default_value = "")]
     pub fault_list: String,
     /// With `--dest-list`: build the greedy optimal multicast tree of
-    /// paper 002 Definition 6 (Fig. 8(b)) instead of the strategies: one
+    /// \[FTTREE\] Definition 6 (Fig. 8(b)) instead of the strategies: one
     /// fixed `--source`, destinations in its +X+Y quadrant, faults from
     /// `--fault-list`. Prints its virtual edges, traffic steps and the
     /// multiple-unicast count.
@@ -347,7 +347,7 @@ fn single(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--greedy`: the greedy optimal multicast tree (paper 002 Definition 6,
+/// `--greedy`: the greedy optimal multicast tree (\[FTTREE\] Definition 6,
 /// Fig. 8(b); `ftmesh::greedy_tree`). Its traffic is the total length of
 /// its virtual edges (each realised by one minimal path); multiple unicast
 /// sends one minimal path per destination.

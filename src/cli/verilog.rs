@@ -1,5 +1,5 @@
 //! `wormcast verilog`: writes the Verilog of one router or of a whole
-//! fabric (ARCHITECTURE §7): DSTM tree routing or the SPAM baseline
+//! fabric (docs/architecture.md §7): DSTM tree routing or the SPAM baseline
 //! (`--routing spam`) on a torus, or a mesh routing function
 //! (`--routing hamiltonian|dor|negative_first`) on a mesh, optionally with a header setup delay
 //! (`--setup-cycles`), one `.v` file per top module plus a `manifest.json`
@@ -69,7 +69,7 @@ pub struct VerilogArgs {
     #[arg(long, default_value_t = 2)]
     pub consumption_channels: usize,
     /// Tree routing: one faulty link `X,Y,DIR` (DIR +x, -x, +y or -y;
-    /// paper 000 §7). The link gets no class in either router.
+    /// \[DSTM\] §7). The link gets no class in either router.
     #[arg(long)]
     pub faulty_link: Option<String>,
     /// With `--faulty-link`: `global` (sources avoid the link; the routers

@@ -1,5 +1,5 @@
 //! Vector tests of the *generated Verilog* against the native model
-//! (ARCHITECTURE §2 check 3, §7).
+//! (docs/architecture.md §2 check 3, §7).
 //!
 //! rust-hdl's own simulation and the Verilog it emits can disagree silently
 //! (RUST_HDL.md: operator precedence, 32-bit literals, narrowing casts,

@@ -1,4 +1,4 @@
-//! ARCHITECTURE §2 check 1: the rust-hdl router equals the native router,
+//! docs/architecture.md §2 check 1: the rust-hdl router equals the native router,
 //! every output (and every shared register) every cycle, on random stimuli
 //! with valid worms, malformed flits and random downstream back-pressure.
 
@@ -30,7 +30,7 @@ fn single_router_lockstep_100k() {
     assert!(total >= 100_000);
 }
 
-/// Local fault information (paper 000 §7): routers whose `divert_out`
+/// Local fault information (\[DSTM\] §7): routers whose `divert_out`
 /// marks faulty ports, under the random stimulus (worms for every node, so
 /// many would cross a faulty port): the RTL diverts exactly as the native
 /// router, HEADs kept, every flit to the class's channel until the TAIL.

@@ -1,4 +1,4 @@
-//! ARCHITECTURE §2 check 3: the *generated Verilog* equals the native model,
+//! docs/architecture.md §2 check 3: the *generated Verilog* equals the native model,
 //! under iverilog and Verilator, for one router (random stimuli: valid worms,
 //! malformed heads, garbage, random back-pressure) and for the 4×4 DSTM-1
 //! torus under real DSTM traffic. Deliberately wrong models must be caught
@@ -205,7 +205,7 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
     );
 }
 
-/// Local fault information (paper 000 §7) in the generated Verilog: node 5
+/// Local fault information (\[DSTM\] §7) in the generated Verilog: node 5
 /// with its +x and -y ports faulty diverts, HEADs kept, every worm whose
 /// branch would cross them; iverilog and Verilator equal the native router
 /// every cycle, and the same vectors from a router that ignores the faulty
@@ -606,7 +606,7 @@ fn mesh_fabric_verilog_matches_native() {
 #[test]
 fn faulty_mesh_tree_worms_verilog_match_native() {
     let dir = out_dir("vectors_faulty_mesh_trees");
-    // Paper-002 Strategy-3 trees (turn points, detached branches) as worms
+    // [FTTREE] Strategy-3 trees (turn points, detached branches) as worms
     // on a 4×4 XY mesh with node (2,1) faulty: the generated fabric leaves
     // the node out exactly as the native one does (its links tied off),
     // and every router's ports are compared every cycle under both

@@ -2,10 +2,10 @@
 //! `sim/src/router/mesh.rs`; docs/decisions.md "Issue 6 — mesh routing in
 //! the RTL"): the routing sub-block of a mesh router, one per input.
 //!
-//! * [`HamRoute`]: Hamiltonian R (paper 001 §2.1), for dual-path and
+//! * [`HamRoute`]: Hamiltonian R (\[PATHOPT\] §2.1), for dual-path and
 //!   multi-path worms: among the neighbours whose label lies between this
 //!   router's and `Node`'s, the one closest to `Node`.
-//! * [`GridRoute`]: `dor` (XY) and `negative_first` (paper 004 §3.1, BRCP),
+//! * [`GridRoute`]: `dor` (XY) and `negative_first` (\[BRCP\] §3.1, BRCP),
 //!   on packed addresses split into x and y with a mask and a constant
 //!   shift; only the chosen function's port order is emitted.
 //!

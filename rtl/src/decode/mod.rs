@@ -1,11 +1,11 @@
-//! Header decode of one input (ARCHITECTURE §3 "Input port"): the shared
+//! Header decode of one input (docs/architecture.md §3 "Input port"): the shared
 //! skeleton of every routing function. The routing function itself is a
 //! sub-block per input, one file per function as on the native side
-//! (issue 12 item 3): [`tree`] (up/down tree routing, paper 000 §3.1.2 and
-//! §3.2.2), [`spam`] (the SPAM baseline, paper 000 §2, ALGORITHMS.md §A;
+//! (issue 12 item 3): [`tree`] (up/down tree routing, \[DSTM\] §3.1.2 and
+//! §3.2.2), [`spam`] (the SPAM baseline, \[DSTM\] §2, docs/references.md §A;
 //! a SPAM router has the tree block too, for S=1 headers) and [`mesh`]
-//! (`hamiltonian`, paper 001 §2.1; `dor`; `negative_first`, paper 004
-//! §3.1; ALGORITHMS.md §B). A router instantiates only the blocks its
+//! (`hamiltonian`, \[PATHOPT\] §2.1; `dor`; `negative_first`, \[BRCP\]
+//! §3.1; docs/references.md §B). A router instantiates only the blocks its
 //! routing function uses ([`crate::decoders::Decoders`] wires them), so a
 //! torus router carries no mesh logic and a mesh router no tree tables.
 //!
@@ -65,7 +65,7 @@
 //! lowest free channel of its class's pool, else the lowest of the pool,
 //! from the `owned` mask of this cycle.
 //!
-//! Local fault information (paper 000 §7, `routing::diversion`): with tree
+//! Local fault information (\[DSTM\] §7, `routing::diversion`): with tree
 //! routing, a first HEAD whose branch would cross a faulty output of the
 //! router's `divert_out` mask (a tied-off table input; 0 = no fault,
 //! which synthesis folds away) is not stripped and requests the

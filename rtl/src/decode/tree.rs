@@ -1,4 +1,4 @@
-//! Up/down tree routing of one input (paper 000 §3.1.2 and §3.2.2; native
+//! Up/down tree routing of one input (\[DSTM\] §3.1.2 and §3.2.2; native
 //! `TreeTable::route` in `sim/src/trees` and `routing::first_head` in
 //! `sim/src/router/routing.rs`): the routing sub-block of a torus router,
 //! with `tree` and with `spam` routing (an S=1 SPAM header goes down the

@@ -5,7 +5,7 @@
 //! 2. otherwise take the tree node `c` inside zone{s ⇔ u} (so `c ≤ u`
 //!    componentwise, local coordinates) nearest to `u` (Manhattan);
 //!    **ties:** the smallest coordinate in the highest dimension first, i.e.
-//!    the least `(z, y, x)` (ALGORITHMS.md §C; it reproduces every example:
+//!    the least `(z, y, x)` (docs/references.md §C; it reproduces every example:
 //!    DDS mesh connects (6,6) to (6,4), not to (4,6));
 //! 3. add the dimension-ordered path `c → u` (X, then Y, then Z).
 //!

@@ -1,4 +1,4 @@
-//! The reservation arbiter (ARCHITECTURE §3): one rotating priority order
+//! The reservation arbiter (docs/architecture.md §3): one rotating priority order
 //! over the inputs; a request is granted only if *all* its outputs are free
 //! (atomic, no hold-and-wait). The highest-priority input that cannot be
 //! granted keeps the top priority and masks every output it requests, free

@@ -1,4 +1,4 @@
-//! The native cycle model of the wormcast router (ARCHITECTURE §3, paper 000
+//! The native cycle model of the wormcast router (docs/architecture.md §3, \[DSTM\]
 //! §3): header decode, atomic all-or-nothing reservation, replication with
 //! coordinated flow control, consumption channels per class.
 //!
@@ -63,7 +63,7 @@ pub enum InState {
     Active = 1,
     /// A malformed worm: drop flits up to the TAIL, which releases `reserved`.
     Discard = 2,
-    /// Local fault information (paper 000 §7): a branch of the worm met a
+    /// Local fault information (\[DSTM\] §7): a branch of the worm met a
     /// faulty output, so its HEADs go to the reserved consumption channel
     /// (`routing::diversion`, `routing::diverted_head`). Never entered when
     /// `RouterConfig::divert_out` = 0 (no faulty port).

@@ -1,8 +1,8 @@
-//! Header decode and the routing function (ARCHITECTURE §3 "Input port").
+//! Header decode and the routing function (docs/architecture.md §3 "Input port").
 //! The mesh routing functions (`hamiltonian`, `dor`, `negative_first`) live
 //! in [`super::mesh`]; this module only dispatches to them.
 //!
-//! `tree` routing (paper 000 §3.1.2, §3.2.2): a header for another node goes
+//! `tree` routing (\[DSTM\] §3.1.2, §3.2.2): a header for another node goes
 //! down into the child whose post-order range holds `Node`, else up. `S`
 //! changes no routing decision; it only makes a down-phase header that would
 //! go up detectably malformed.
@@ -186,7 +186,7 @@ pub fn first_head(
     Ok((1 << d.index(), false, h.class))
 }
 
-/// Local fault information (paper 000 §7): "the router R at which the
+/// Local fault information (\[DSTM\] §7): "the router R at which the
 /// message last arrives … instead of routing the branch of the message to
 /// the faulty link, routes the branch to the local processor". A first HEAD
 /// whose branch would cross a faulty output of `cfg.divert_out`:

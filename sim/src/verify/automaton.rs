@@ -4,7 +4,7 @@
 //! A visit is (router, input it arrived on, a small scheme tag such as the
 //! tree class and up/down phase). At each visit the worm's header requests
 //! one of a few *options*: a set of outputs (link channels and consumption
-//! pools) reserved atomically (ARCHITECTURE §3, all-or-nothing). Any
+//! pools) reserved atomically (docs/architecture.md §3, all-or-nothing). Any
 //! non-empty subset of an option may be what a real worm asks for, so an
 //! option lists the most a worm can ask there; two outputs of one option
 //! may be held by the same worm at once (replication). Each link output

@@ -7,7 +7,7 @@
 //!    outputs it can reserve together, without enumerating destination sets.
 //! 2. [`graph`] turns it into an extended dependency graph that adds to
 //!    Dally & Seitz's channel dependencies the two couplings of the router
-//!    contract (ARCHITECTURE §3): atomic all-or-nothing requests, and
+//!    contract (docs/architecture.md §3): atomic all-or-nothing requests, and
 //!    coordinated flow control that lets a blocked branch hold its siblings.
 //!    Consumption pools are resources like links.
 //! 3. No cycle through a blocked header: deadlock-free under the contract.
