@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/slurm-sweep.sh against a real Slurm (issue 17 section 1): starts
+# scripts/slurm-sweep.sh against a real Slurm: starts
 # munge, slurmctld and slurmd for a one-node cluster on localhost (Debian
 # packages slurm-wlm and munge, installed when missing; needs root),
 # submits a 4-shard sweep as a job array and the merge as a dependent job,

@@ -1,4 +1,4 @@
-//! Issue 16 from the outside: output failures, `-` for stdout, output paths
+//! Command-line hardening from the outside: output failures, `-` for stdout, output paths
 //! checked before simulating, signals, bounds, error wording, summary
 //! counts, rejected nonsense and the help text. Every run here is short.
 

@@ -2,7 +2,7 @@
 //! "Replication"): output o takes the flit of the input its one-hot owner
 //! register `sel[o]` names, 0 when it has no owner.
 //!
-//! Why this shape (issue 12 item 3, area and timing): an output only ever
+//! Why this shape (area and timing): an output only ever
 //! loads its owner's flit (an input sends only to outputs it reserved), so
 //! the select is the registered owner itself, not the handshake. Each output
 //! bit is an AND-OR of at most `MAX_INPUTS` (select, flit bit) pairs of

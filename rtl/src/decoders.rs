@@ -1,8 +1,8 @@
 //! The header decoders of all inputs of one router, and the fan-out of the
-//! router's per-node table ports to them (issue 12 item 1). Each input has
+//! router's per-node table ports to them. Each input has
 //! the decode skeleton (`crate::decode::Decode`) and the routing sub-block
-//! of the router's routing function (`crate::decode::{tree, spam, mesh}`,
-//! issue 12 item 3); this block wires the two together, the skeleton
+//! of the router's routing function (`crate::decode::{tree, spam, mesh}`);
+//! this block wires the two together, the skeleton
 //! reading the block's answer on the flit being written.
 //!
 //! Why a block of its own: each decoder needs the node's tables, which

@@ -1,5 +1,5 @@
 //! The on-chip traffic generator and checker of the self-checking FPGA top
-//! (issue 13), as the native model runs them: the one definition of their
+//!, as the native model runs them: the one definition of their
 //! cycle behaviour, LFSR, message tag and payload sequence. The Verilog of
 //! the same blocks (`wormcast_rtl::fpga_top`) is written from these
 //! constants and this plan, and is proven equal to [`OnChip`] cycle by

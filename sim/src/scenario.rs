@@ -447,7 +447,7 @@ impl Scenario {
         }
         let ftmesh = if routing.is_mesh() {
             // [FTTREE] models node faults: a faulty link takes its end node
-            // with the larger id with it (docs/decisions.md, Issue 7).
+            // with the larger id with it (docs/decisions.md).
             let mut nodes = Vec::new();
             for s in &n.faulty_nodes {
                 nodes.push(topo.coord(topo.parse_node(s, "network.faulty_nodes")?));

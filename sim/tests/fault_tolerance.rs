@@ -1,4 +1,4 @@
-//! Single-link fault tolerance in the cycle model (\[DSTM\] §7, issue 5):
+//! Single-link fault tolerance in the cycle model (\[DSTM\] §7):
 //! global fault information (sources route around the faulty link) and local
 //! fault information (the router before the fault diverts the branch to its
 //! node, whose NI re-injects it on the good tree).

@@ -1,4 +1,4 @@
-//! Path-based multidestination worms on the cycle model (issue #6): every
+//! Path-based multidestination worms on the cycle model: every
 //! worm of every scheme delivers exactly its destinations (proptest on random
 //! meshes, sources and sets), heavy random load trips no deadlock detector,
 //! and runs are deterministic.
@@ -337,7 +337,7 @@ fn bad_mesh_input_names_the_field() {
                 "network.routing=dor",
                 "network.faulty_links=[\"0,0,+x\"]",
             ],
-            // Faults on a mesh need a fault-tolerant scheme (issue 7).
+            // Faults on a mesh need a fault-tolerant scheme.
             "traffic.multicast_scheme",
         ),
         (

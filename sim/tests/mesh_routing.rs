@@ -1,4 +1,4 @@
-//! Mesh routing functions (`router::mesh`, issue #6): every first hop on all
+//! Mesh routing functions (`router::mesh`): every first hop on all
 //! node pairs of small meshes against the functions' definitions, the
 //! address spaces, the channel classes, agreement with the paths the
 //! path-based source algorithms assume, and the malformed cases at a router.

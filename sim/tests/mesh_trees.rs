@@ -1,4 +1,4 @@
-//! Tree multicast on the cycle model (issue 7): the thesis trees (VH, DIAG,
+//! Tree multicast on the cycle model: the thesis trees (VH, DIAG,
 //! DDS, MIN) and \[FTTREE\]'s fault-tolerant trees (Strategies 1–3, multiple
 //! unicast) as worms on mesh routers. Every worm set delivers exactly its
 //! destinations (scoreboard clean, no router error) on random fault-free and

@@ -1,6 +1,6 @@
 //! `wormcast bench --verilator`: the native kernel against the generated
 //! Verilog of the same fabric under Verilator, under the same traffic, in
-//! one session (issue 18's yardstick, `docs/performance.md`).
+//! one invocation (the yardstick of `docs/performance.md`).
 //!
 //! Three timings per load point: the native model alone (median of
 //! `--repeat` runs); `--engine verilator`, the Verilog driven by the native

@@ -154,7 +154,7 @@ fn run_inner(a: FtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     if a.step == 0 {
         return Err(InputError::new("step", 0, "at least 1").into());
     }
-    // Every output is checked before the trials run (issue 16).
+    // Every output is checked before the trials run.
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     if let Some(path) = &a.plot {

@@ -77,7 +77,7 @@ pub struct VerilogArgs {
     /// that would cross it to their NI: `divert_out` constants).
     #[arg(long, default_value = "global")]
     pub fault_info: String,
-    /// Write the self-checking FPGA top instead (issue 13): the fabric
+    /// Write the self-checking FPGA top instead: the fabric
     /// with an LFSR traffic generator per node and a checker per
     /// consumption channel, `pass`, `err_count` and a heartbeat; plus the
     /// iCE40-HX8K breakout board wrapper and its `.pcf`

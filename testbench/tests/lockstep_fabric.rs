@@ -105,7 +105,7 @@ fn fabric_ignoring_local_fault_is_caught() {
     eprintln!("caught: {m}");
 }
 
-// ---- Issue 6: mesh fabrics under path-based multicast ----
+// ---- mesh fabrics under path-based multicast ----
 
 #[test]
 fn fabric_4x4_mesh_lockstep_each_function() {
@@ -141,7 +141,7 @@ fn fabric_mesh_masking_is_caught() {
     eprintln!("caught: {m}");
 }
 
-// ---- Issue 7: tree worms (turn points, detached branches) on mesh fabrics ----
+// ---- tree worms (turn points, detached branches) on mesh fabrics ----
 
 /// Thesis trees and \[FTTREE\] trees as worms (`sim/src/treeworm/`) on the
 /// rust-hdl mesh fabric, fault-free and with a faulty node cut out of the
@@ -166,7 +166,7 @@ fn fabric_4x4_mesh_tree_worms_lockstep() {
     }
 }
 
-// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+// ---- the deferred strip (docs/hardware.md 3h) ----
 
 /// The 4×4 DSTM-1 torus of routers with a one-cycle header setup delay and
 /// a deferred strip, under real unicast + multicast traffic.

@@ -354,7 +354,7 @@ fn fabric_4x4_verilog_matches_native_and_waveforms_agree() {
     );
 }
 
-// ---- Issue 5: SPAM routing and the header setup delay in the Verilog ----
+// ---- SPAM routing and the header setup delay in the Verilog ----
 
 fn spam_params(setup_cycles: u32) -> RouterParams {
     RouterParams {
@@ -451,7 +451,7 @@ fn spam_fabric_verilog_matches_native() {
     assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
 }
 
-// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+// ---- the deferred strip (docs/hardware.md 3h) ----
 
 /// Cycles for the deferred-strip router (both simulators).
 const STRIP_ROUTER_CYCLES: usize = 3_000;
@@ -504,7 +504,7 @@ fn deferred_strip_router_verilog_matches_native() {
     );
 }
 
-// ---- Issue 6: mesh routing functions ----
+// ---- mesh routing functions ----
 
 /// Cycles per mesh router (each of three functions, both simulators).
 const MESH_ROUTER_CYCLES: usize = 4_000;

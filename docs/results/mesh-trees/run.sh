@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 7 on the cycle model (docs/results/mesh-trees-latency.md): tree
+# Tree multicast on the cycle model (docs/results/mesh-trees-latency.md): tree
 # multicast (thesis VH/DIAG/DDS/MIN on XY) vs path-based schemes on a 16x16
 # mesh, and [FTTREE]'s fault-tolerant trees vs multiple unicast on a faulty
 # 16x16 mesh. Base: the [BRCP] system of docs/results/mesh-brcp/base.toml

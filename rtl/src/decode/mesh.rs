@@ -1,5 +1,5 @@
 //! Mesh routing functions of one input (native `MeshConsts::route` in
-//! `sim/src/router/mesh.rs`; docs/decisions.md "Issue 6 — mesh routing in
+//! `sim/src/router/mesh.rs`; docs/decisions.md "mesh routing in
 //! the RTL"): the routing sub-block of a mesh router, one per input.
 //!
 //! * [`HamRoute`]: Hamiltonian R (\[PATHOPT\] §2.1), for dual-path and
@@ -40,7 +40,7 @@ pub struct HamRoute<const W: usize> {
     /// those bits: as in [`super::tree::TreeRoute`], a `Node` with a higher
     /// bit set is out of range, and the port of an out-of-range `Node` is
     /// never read (the range error comes first), so the comparators need
-    /// only the low bits (issue 12 item 3, area).
+    /// only the low bits (area).
     nmask: Constant<Bits<W>>,
     hz: Signal<Local, Bit>,
     hl: Signal<Local, Bits<W>>,

@@ -1,4 +1,4 @@
-//! The NI side of path-based multicast on the cycle model (issue #6): a
+//! The NI side of path-based multicast on the cycle model: a
 //! scheme name selects a source algorithm of this module's siblings, each
 //! scheme fits one mesh routing function, and [`encode`] turns a worm into
 //! the header flits that make the routers carry it on exactly its route.
@@ -183,7 +183,7 @@ impl Scheme {
     /// holds from the source to `d` and `encode` always gives the one header
     /// `{d, C=1}`, no waypoint. Building and encoding the route cost about
     /// 8 000 instructions a message on a 16×16 mesh, 9 % of a run of the
-    /// matched BookSim2 mesh (issue 18); `unicast_skips_the_route` checks the
+    /// matched BookSim2 mesh; `unicast_skips_the_route` checks the
     /// shortcut against `encode` for every pair of nodes.
     pub fn heads(
         self,

@@ -1,5 +1,5 @@
-//! Mesh routing functions for path-based multidestination worms (issue #6,
-//! docs/references.md §B): `hamiltonian`, `dor` and `negative_first`, plus the one
+//! Mesh routing functions for path-based multidestination worms
+//! (docs/references.md §B): `hamiltonian`, `dor` and `negative_first`, plus the one
 //! node ↔ header-address mapping every encoder, router and check uses.
 //!
 //! Each function is a pure function of per-router constants ([`MeshConsts`]),
@@ -169,7 +169,7 @@ pub fn first_head(
 /// * the one reserved link, if exactly one is reserved (the path-worm case
 ///   `{C=1, one O bit}`): a trailing HEAD for d_j, j > i+1, passes d_i
 ///   toward d_{i+1}, which is not in general the routing function's way to
-///   d_j (docs/decisions.md, Issue 6), so the function is not consulted;
+///   d_j (docs/decisions.md), so the function is not consulted;
 /// * the reserved link the routing function gives for its Node, if several
 ///   are (several O bits); a port not reserved is `BelowNoBranch`;
 /// * nowhere if no link is reserved (`TrailingAtConsumer`).

@@ -357,7 +357,7 @@ pub fn step_masked(
 /// [`step_edge`] as it happens: the fabric's shadow message numbers and
 /// head-move times. Not hardware, and never read by the next-state
 /// function, so the registers after the edge are the same whatever the
-/// sidecar does. Why a hook and not the [`Activity`] (issue 18): the
+/// sidecar does. Why a hook and not the [`Activity`]: the
 /// fabric used to rebuild these from it in a second pass over the loaded
 /// outputs and popped inputs, re-deriving each flit's FIFO slot; here each
 /// fact is recorded where the step knows it (3 % fewer instructions on the

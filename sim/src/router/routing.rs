@@ -107,7 +107,7 @@ pub fn input_pool(cfg: &RouterConfig, p: &RouterParams, input: usize, class: u8)
 /// from the inputs whose classes' pools hold it. A U-turn stays reachable:
 /// a HEAD for this node may name its arrival link among its O bits.
 ///
-/// Why (issue 12 item 3, area): the RTL masks each output's next owner
+/// Why (area): the RTL masks each output's next owner
 /// with the inputs that can reach it (`t_owners`), a constant per node, so
 /// synthesis drops the owner bits and crossbar terms of pairs that never
 /// meet: in a two-class DSTM torus a link output is fed by two link inputs

@@ -1,5 +1,5 @@
 //! Any multicast tree of a mesh as one worm of header flits for the router
-//! (issue 7, "on the cycle model"; docs/architecture.md §3 router contract).
+//! ("on the cycle model"; docs/architecture.md §3 router contract).
 //!
 //! \[THESIS\] §3.2 (VH, DIAG, DDS, MIN) and paper
 //! \[FTTREE\] (fault-tolerant trees) describe trees whose

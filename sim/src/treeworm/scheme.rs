@@ -1,4 +1,4 @@
-//! The registry of every multicast scheme a mesh NI can run (issue 7, "on
+//! The registry of every multicast scheme a mesh NI can run ("on
 //! the cycle model"): the path-based schemes of `pathbased::scheme` plus the
 //! tree schemes, each turned into the header flits of its worms by one
 //! function, [`MeshScheme::plan`], which `network` calls for every message.
@@ -33,7 +33,7 @@ use crate::topology::{Dir, NodeId, Topology};
 /// A multicast scheme on a mesh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MeshScheme {
-    /// Path-based (issue 6).
+    /// Path-based.
     Path(Scheme),
     /// A thesis tree (fault-free mesh).
     Tree(Algorithm),

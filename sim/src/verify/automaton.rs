@@ -13,7 +13,7 @@
 //! Why visits and not destinations: the number of destination sets grows
 //! exponentially, but the set of places a header can be, and what it can
 //! ask there, is small and follows from the routing relation and the
-//! source-side scheme (issue 14, "do not enumerate destination sets").
+//! source-side scheme ("do not enumerate destination sets").
 //! Every real worm is a tree of visits in this automaton; the converse need
 //! not hold, which makes the analysis an over-approximation: it may find a
 //! cycle no real worms close (reported as "unconfirmed"), never miss one.

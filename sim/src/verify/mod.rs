@@ -1,5 +1,5 @@
 //! `wormcast verify`: a static deadlock check of multicast routing with
-//! replication (issue 14; the model and its soundness argument are in
+//! replication (the model and its soundness argument are in
 //! docs/verify.md).
 //!
 //! 1. The configuration's source-side scheme and routing tables become a
