@@ -1,5 +1,5 @@
 //! CONNECT(T, u) — the step shared by DIAG (Alg. 3.2.1.2 step 3, Alg. 3.2.1.5)
-//! and DDS (Alg. 3.2.2.2 step 2) in thesis `003` §3.2:
+//! and DDS (Alg. 3.2.2.2 step 2) in \[THESIS\] §3.2:
 //!
 //! 1. if `u` is already in the tree, nothing is added;
 //! 2. otherwise take the tree node `c` inside zone{s ⇔ u} (so `c ≤ u`

@@ -14,7 +14,7 @@
 //!   `C=0` and the one `O` bit of the tree's next hop.
 //!
 //! Headers appear in depth-first pre-order, which is the partial order the
-//! router needs (paper `000` §3.1.1): a header is always behind the headers
+//! router needs (\[DSTM\] §3.1.1): a header is always behind the headers
 //! of the nodes above it.
 //!
 //! A header node that replicates onto two or more links sends each trailing

@@ -1,7 +1,7 @@
 //! Worm shapes of the mesh schemes: path-based worms (Hamiltonian dual- and
 //! multi-path, \[PATHOPT\] §3; column-path and BRCP on
 //! XY and negative-first routing, \[BRCP\] §3–4;
-//! the XY-path of thesis `003`) and tree worms (the thesis's VH, DIAG, DDS
+//! the XY-path of \[THESIS\]) and tree worms (the thesis's VH, DIAG, DDS
 //! and MIN trees, \[FTTREE\]'s fault-tolerant trees).
 //!
 //! A header that is not for this router follows the routing function
