@@ -4,7 +4,7 @@
 //! highest-priority input that cannot be granted keeps the top priority and
 //! masks every output it requests, free ones too, from lower-priority inputs
 //! — except with the mesh routing functions, which have no mask
-//! (`arbitrate_masking` with `maskable` = 0, docs/decisions.md Issue 6): a
+//! (`arbitrate_masking` with `maskable` = 0, docs/history/decisions-log.md "Mesh routing in the RTL"): a
 //! generation-time constant. Next `prio` is the first blocked input, else one
 //! past the first granted input, else unchanged (so an arbiter without
 //! requests is a no-op, as natively).

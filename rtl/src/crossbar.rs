@@ -14,7 +14,7 @@
 //! drops its pair: a two-class DSTM torus router's outputs take three
 //! inputs each, two LUT4s a bit (docs/hardware.md 3l).
 //! The AND-OR needs `#[hdl_gen]` to index a two-level table (output, input),
-//! which it cannot (RUST_HDL.md, two array levels), so, as in
+//! which it cannot (docs/architecture.md §2: two array levels), so, as in
 //! [`crate::arbiter`], the simulation ([`Logic::update`]) and the Verilog
 //! ([`Logic::hdl`]) are written by hand from the same port counts.
 

@@ -8,7 +8,7 @@
 //! Why a block of its own: each decoder needs the node's tables, which
 //! arrive on router ports. Passing `t_own$c` to decoder `i` is a path with
 //! two array levels (`dec[i].own[c]`), which rust-hdl's `#[hdl_gen]`
-//! accepts but emits as wrong Verilog (RUST_HDL.md). Here the wiring is
+//! accepts but emits as wrong Verilog (docs/architecture.md §2, rust-hdl pitfalls). Here the wiring is
 //! written out by hand, once as Rust copies for simulation ([`Logic::update`])
 //! and once as Verilog assignments ([`Logic::hdl`]), both from
 //! `Decoders::wires`'s order; the router core sees one array level

@@ -23,7 +23,7 @@ use wormcast_sim::network::Network;
 /// bytes), checked before the run: the replay holds it in memory.
 pub const MAX_TRACE_BYTES: u64 = 1 << 30;
 
-/// The default points: the 4×4 DSTM-1 torus of the issue, 22 000 cycles,
+/// The default points: the 4×4 DSTM-1 torus, 22 000 cycles,
 /// from light load to saturation (msgs/node/cycle).
 pub const DEFAULT_RATES: [f64; 4] = [0.0016, 0.008, 0.012, 0.03];
 

@@ -38,8 +38,8 @@
 //! address space, setup delay) are `Constant`s, i.e. `localparam`s in the
 //! Verilog.
 //!
-//! Mesh split points (`sim/src/router/mesh.rs`, docs/decisions.md "Issue 6
-//! — mesh routing in the RTL"): a C=1 header takes its arrival group's pool
+//! Mesh split points (`sim/src/router/mesh.rs`, docs/history/decisions-log.md
+//! "Mesh routing in the RTL"): a C=1 header takes its arrival group's pool
 //! (a constant of the input); a trailing HEAD follows `mesh::trailing_head`
 //! (one reserved link: that link; several: the function's port if
 //! reserved; no `head_for_me_after_split`).

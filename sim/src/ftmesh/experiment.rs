@@ -4,7 +4,7 @@
 //!
 //! The paper does not say where the source sits or what happens to
 //! destinations without a minimal path; our choices (docs/decisions.md,
-//! issue 7 — \[FTTREE\]) are the [`SourceChoice`] and [`Keep`] options.
+//! "\[FTTREE\] fault-tolerant trees") are the [`SourceChoice`] and [`Keep`] options.
 
 use super::{extended_safe, multicast, Coord, FaultyMesh, Strategy};
 use crate::error::{InputError, InputResult};
