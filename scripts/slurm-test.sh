@@ -11,7 +11,7 @@
 #
 # Without a binary it builds the release one; scripts/test.sh passes the
 # binary its tests built (the release build made this step 3 min 26 s of
-# CI on the 2-core VM, docs/decisions.md "CI time, again").
+# CI on the 2-core VM, docs/history/decisions-log.md "CI time, again").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

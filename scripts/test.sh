@@ -68,7 +68,7 @@ step "command line smoke runs"
 # profile): already built. Any `cargo build` compiles it again, even with
 # `--profile test` (a build without the dev-dependencies resolves some
 # crates' features differently): 97 s for the dev profile, at least 22 s for
-# the test profile on the 2-core VM (docs/decisions.md "CI time, again").
+# the test profile on the 2-core VM (docs/history/decisions-log.md "CI time, again").
 bin=target/debug/wormcast
 [ -x "$bin" ] || { echo "cargo test left no $bin" >&2; exit 1; }
 $bin run --set run.cycles=2000 --set run.warmup=200 --json target/smoke.json -q

@@ -128,7 +128,7 @@ fn metrics_64x64() {
 /// CD(DSTM-2) ≤ K + M − 2. The Fig. 5 root adjustment never lengthens the
 /// default DSTM-2 (it falls back to the plain Theorem 4.1 edges where it
 /// would), and the sizes where that fallback is taken are exactly the odd
-/// K × 3 tori (R2 = R1 there; docs/history/decisions-log.md "Theorem 5.2 at small sizes").
+/// K × 3 tori (R2 = R1 there; docs/history/decisions-log.md "Hardening", Theorem 5.2 at small sizes).
 #[test]
 fn theorems_at_every_small_size() {
     let mut fallback = Vec::new();

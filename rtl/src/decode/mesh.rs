@@ -1,6 +1,6 @@
 //! Mesh routing functions of one input (native `MeshConsts::route` in
-//! `sim/src/router/mesh.rs`; docs/decisions.md "mesh routing in
-//! the RTL"): the routing sub-block of a mesh router, one per input.
+//! `sim/src/router/mesh.rs`; docs/history/decisions-log.md "Mesh
+//! routing in the RTL"): the routing sub-block of a mesh router, one per input.
 //!
 //! * [`HamRoute`]: Hamiltonian R (\[PATHOPT\] §2.1), for dual-path and
 //!   multi-path worms: among the neighbours whose label lies between this

@@ -320,7 +320,8 @@ pub fn construct_with(
     // √N ≥ 4). There the Fig. 5 move can lengthen the combined diameter
     // (3×3: 5 instead of 4, over Theorem 5.2's 2√N − 2); keep the plain
     // Theorem 4.1 edges when they are strictly better
-    // (docs/history/decisions-log.md, "Theorem 5.2 at small sizes"). Only small networks
+    // (docs/history/decisions-log.md, "Hardening",
+    // Theorem 5.2 at small sizes). Only small networks
     // (DSTM-2 with M ≤ 3) get here, so the all-pairs metric costs nothing.
     if let Some((trees, plain_unused)) = plain {
         let adjusted = [tree1.clone(), tree2.clone()];
