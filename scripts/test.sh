@@ -4,8 +4,9 @@
 #   bash scripts/test.sh          # everything
 #
 # Installs the Debian tools the suite needs when they are missing (you need
-# root or sudo for that), then runs formatting and lint checks, the whole
-# cargo test suite, and smoke runs of the command line on every example.
+# root or sudo for that), then runs formatting and lint checks, the API docs
+# and the book with their link checks, the whole cargo test suite, and smoke
+# runs of the command line on every example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +45,13 @@ cargo fmt --all -- --check
 
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo doc (warnings are errors, broken intra-doc links included)"
+# After clippy the dependencies are checked already: seconds.
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+
+step "the book: mdBook build and link check (scripts/check_book.sh)"
+bash scripts/check_book.sh
 
 # Property tests draw their cases from a fixed seed, so that CI is
 # reproducible: a red run is the code's doing, and re-running it gives the

@@ -36,7 +36,7 @@ enum Command {
     Trees(cli::trees::TreesArgs),
     /// Print the header flits and path of one unicast or multicast.
     Route(cli::route::RouteArgs),
-    /// Fault-tolerant tree multicast on a faulty mesh (\[FTTREE\]): traffic steps.
+    /// Fault-tolerant tree multicast on a faulty mesh (paper 002): traffic steps.
     Ftree(cli::ftree::FtreeArgs),
     /// Thesis tree multicast (VH, DIAG, DDS, MIN) on 2-D/3-D meshes and tori: traffic and one-port time.
     Mtree(cli::mtree::MtreeArgs),

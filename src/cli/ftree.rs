@@ -63,7 +63,7 @@ pub struct FtreeArgs {
     #[arg(long, default_value = "")]
     pub fault_list: String,
     /// With `--dest-list`: build the greedy optimal multicast tree of
-    /// \[FTTREE\] Definition 6 (Fig. 8(b)) instead of the strategies: one
+    /// paper 002 Definition 6 (Fig. 8(b)) instead of the strategies: one
     /// fixed `--source`, destinations in its +X+Y quadrant, faults from
     /// `--fault-list`. Prints its virtual edges, traffic steps and the
     /// multiple-unicast count.

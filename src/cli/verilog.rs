@@ -69,7 +69,7 @@ pub struct VerilogArgs {
     #[arg(long, default_value_t = 2)]
     pub consumption_channels: usize,
     /// Tree routing: one faulty link `X,Y,DIR` (DIR +x, -x, +y or -y;
-    /// \[DSTM\] §7). The link gets no class in either router.
+    /// paper 000 §7). The link gets no class in either router.
     #[arg(long)]
     pub faulty_link: Option<String>,
     /// With `--faulty-link`: `global` (sources avoid the link; the routers

@@ -179,7 +179,7 @@ impl Scheme {
     /// worms: [`encode`] of each worm of [`Scheme::worms`].
     ///
     /// A unicast skips building its worm. That worm's route is the routing
-    /// function's own path from `s` to `d` ([`route`]), so [`follows`]
+    /// function's own path from `s` to `d` ([`route`]), so `follows`
     /// holds from the source to `d` and `encode` always gives the one header
     /// `{d, C=1}`, no waypoint. Building and encoding the route cost about
     /// 8 000 instructions a message on a 16×16 mesh, 9 % of a run of the
