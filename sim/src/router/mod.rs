@@ -361,7 +361,7 @@ pub fn step_masked(
 /// fabric used to rebuild these from it in a second pass over the loaded
 /// outputs and popped inputs, re-deriving each flit's FIFO slot; here each
 /// fact is recorded where the step knows it (3 % fewer instructions on the
-/// matched mesh, docs/performance.md round 6).
+/// matched mesh, docs/history/performance-log.md, round 6).
 pub trait Sidecar {
     /// Input `i`'s head flit, ring slot `slot`, is loaded into `outs`.
     /// `discarding`: the input was in `Discard` before the edge.
