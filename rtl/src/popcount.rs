@@ -1,5 +1,5 @@
 //! The number of inputs that raised a malformed-flit error this cycle, for
-//! the router's saturating `err_count` (docs/architecture.md §3 "Errors").
+//! the router's saturating `err_count` (docs/architecture.md §3, malformed input).
 //!
 //! Why a block of its own (timing): written in the router
 //! kernel as a running sum over the inputs, yosys maps each step to an

@@ -1,5 +1,5 @@
-//! The generated Verilog of a whole fabric as a simulation engine (issue
-//! 15, `wormcast run --engine verilator`): Verilator compiles the fabric
+//! The generated Verilog of a whole fabric as a simulation engine
+//! (`wormcast run --engine verilator`): Verilator compiles the fabric
 //! top plus a generated C++ harness into a shared library, loaded with
 //! `libloading`, and the Rust NIs drive it cycle by cycle.
 //!

@@ -1,6 +1,6 @@
 //! The per-router constants of the mesh routing functions and the one node
-//! ↔ header-address mapping every encoder, router and check uses (issue
-//! #6; the functions themselves are in `router::mesh`). Part of the router
+//! ↔ header-address mapping every encoder, router and check uses (the
+//! functions themselves are in `router::mesh`). Part of the router
 //! contract (`config`), below the routing functions that read it.
 
 use super::RoutingKind;
