@@ -1,5 +1,5 @@
-//! `wormcast mtree`: the thesis's tree multicast (VH, DIAG, DDS, MIN; thesis
-//! `003` §3.2, `sim::meshtree`) on 2-D and 3-D meshes and tori, with its
+//! `wormcast mtree`: the thesis's tree multicast (VH, DIAG, DDS, MIN;
+//! \[THESIS\] §3.2, `sim::meshtree`) on 2-D and 3-D meshes and tori, with its
 //! analytic metrics (traffic in links, one-port time in hops).
 //!
 //! `--dest-list` builds one multicast and prints each tree; otherwise random
