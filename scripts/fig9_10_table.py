@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown tables from `wormcast sweep --json` output for paper 000 Figs. 9/10.
+"""Markdown tables from `wormcast sweep --json` output for [DSTM] Figs. 9/10.
 
 Usage: scripts/fig9_10_table.py docs/results/fig9.json [more.json ...]
 Times: 1 cycle = 10 ns, so latency µs = cycles / 100 and load in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Golden outputs (issue 15): every case of testbench/golden/cases.toml must
+# Golden outputs: every case of testbench/golden/cases.toml must
 # reproduce the figures and delivery-log hash stored in
 # testbench/golden/expected/.
 #

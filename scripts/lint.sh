@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Verilog lint (ARCHITECTURE §7): `verilator --lint-only -Wall` on the
+# Verilog lint (docs/architecture.md §7): `verilator --lint-only -Wall` on the
 # generated single router and 4x4 DSTM-1 torus fabric (shared and per-node
 # instance forms), and the same two with SPAM routing and a header setup
 # delay of 2 cycles, and a router and a 4x4 mesh fabric for each mesh
 # routing function (hamiltonian, dor, negative_first), and the 4x4 fabric
 # with a faulty link and local fault information (diversion constants,
-# paper 000 §7), and the router with a one-cycle setup delay and a deferred
+# [DSTM] §7), and the router with a one-cycle setup delay and a deferred
 # strip (docs/hardware.md 3h), and the other flit widths (a 16-bit fabric
 # with depth-4 buffers, a 64-bit router with depth 1 and two injection
 # channels). Clean except the waivers of

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A wormcast sweep as a Slurm job array, then a dependent merge job
-# (issue 17 section 1; README "Running sweeps on a cluster").
+# (README "Running sweeps on a cluster").
 #
 #   bash scripts/slurm-sweep.sh OUTDIR N -- SWEEP_ARGS...
 #

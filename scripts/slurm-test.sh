@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/slurm-sweep.sh against a real Slurm (issue 17 section 1): starts
+# scripts/slurm-sweep.sh against a real Slurm: starts
 # munge, slurmctld and slurmd for a one-node cluster on localhost (Debian
 # packages slurm-wlm and munge, installed when missing; needs root),
 # submits a 4-shard sweep as a job array and the merge as a dependent job,
@@ -11,7 +11,7 @@
 #
 # Without a binary it builds the release one; scripts/test.sh passes the
 # binary its tests built (the release build made this step 3 min 26 s of
-# CI on the 2-core VM, docs/decisions.md "CI time, again").
+# CI on the 2-core VM, docs/history/decisions-log.md "CI time, again").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Synthesis and place-and-route figures for docs/hardware.md (ARCHITECTURE §7).
+# Synthesis and place-and-route figures for docs/hardware.md (docs/architecture.md §7).
 #
 #   bash scripts/synth.sh [WORMCAST_BINARY]      # 20-35 min on 2 cores (GATE_LEVEL=0: 12-25 min; up to 20 min is the --placer sa sweep when its seeds run to SA_TIMEOUT)
 #
@@ -64,8 +64,8 @@ echo "== yosys synth_xilinx (router)"
 timed xilinx_router yosys -q -p \
   "read_verilog $R; synth_xilinx -flatten -top wormcast_router_n5; tee -q -o $out/router_xilinx.stat stat"
 # The same with abc9, yosys's newer mapper (the default mapper's figure
-# swings by hundreds of LUTs with small structural changes; issue 12 asks
-# for the Xilinx figure, and both are reported).
+# swings by hundreds of LUTs with small structural changes; the Xilinx figure
+# is wanted, so both are reported).
 timed xilinx_router_abc9 yosys -q -p \
   "read_verilog $R; synth_xilinx -flatten -abc9 -top wormcast_router_n5; tee -q -o $out/router_xilinx_abc9.stat stat"
 echo "== nextpnr-ice40 (router)"
@@ -89,7 +89,7 @@ timed pnr_router nextpnr-ice40 --$device --package $package --json "$out/wrap_ic
   -l "$out/router_pnr.log" -q
 icepack "$out/router.asc" "$out/router.bin"
 icetime -d $device -P $package -m -t "$out/router.asc" >"$out/router_icetime.txt" 2>&1 || true
-# Fmax moves by several per cent with the placer's seed; issue 12 asks for
+# Fmax moves by several per cent with the placer's seed, so the figure is
 # the median and the best of a seed sweep (seed 1 above is the first;
 # seeds 1-10, as every sweep in docs/hardware.md).
 echo "== nextpnr-ice40 seed sweep (router, seeds 2-10)"
@@ -116,8 +116,8 @@ for seed in 1 2 3 4 5; do
     sa_seeds+=(null)
   fi
 done
-# The router of every other routing function (issue 12 item 3: "also
-# report the SPAM router and the router of each mesh routing function"):
+# The router of every other routing function (so that
+# every routing function's cost is on record):
 # node 5 of the 4x4 torus (SPAM; no header setup delay, as the default
 # router, so that only the routing function differs) and
 # of the 4x4 mesh; and the default router with a one-cycle header setup
@@ -166,7 +166,7 @@ echo "== yosys synth_ice40 ($fabric fabric)"
 timed ice40_fabric yosys -q -p \
   "read_verilog $F; synth_ice40 -top wormcast_torus_$fabric; tee -q -o $out/fabric_ice40.stat stat"
 
-# The self-checking FPGA top to a bitstream (issue 13 item 3; docs/hardware.md
+# The self-checking FPGA top to a bitstream (docs/hardware.md
 # section 5): the largest fabric that fits the HX8K is the 2x2 DSTM-1 torus
 # with 16-bit flits (a 3x3 has 9 routers of ~1 300 LCs). Plain synth_ice40
 # gives 102-103 % of the LCs; -abc9 fits it. FPGA_TOPOLOGY / FPGA_FLAGS

@@ -4,8 +4,9 @@
 #   bash scripts/test.sh          # everything
 #
 # Installs the Debian tools the suite needs when they are missing (you need
-# root or sudo for that), then runs formatting and lint checks, the whole
-# cargo test suite, and smoke runs of the command line on every example.
+# root or sudo for that), then runs formatting and lint checks, the API docs
+# and the book with their link checks, the whole cargo test suite, and smoke
+# runs of the command line on every example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +46,13 @@ cargo fmt --all -- --check
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+step "cargo doc (warnings are errors, broken intra-doc links included)"
+# After clippy the dependencies are checked already: seconds.
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+
+step "the book: mdBook build and link check (scripts/check_book.sh)"
+bash scripts/check_book.sh
+
 # Property tests draw their cases from a fixed seed, so that CI is
 # reproducible: a red run is the code's doing, and re-running it gives the
 # same cases. Explore new cases with PROPTEST_RNG_SEED=<any number> (or
@@ -68,7 +76,7 @@ step "command line smoke runs"
 # profile): already built. Any `cargo build` compiles it again, even with
 # `--profile test` (a build without the dev-dependencies resolves some
 # crates' features differently): 97 s for the dev profile, at least 22 s for
-# the test profile on the 2-core VM (docs/decisions.md "CI time, again").
+# the test profile on the 2-core VM (docs/history/decisions-log.md "CI time, again").
 bin=target/debug/wormcast
 [ -x "$bin" ] || { echo "cargo test left no $bin" >&2; exit 1; }
 $bin run --set run.cycles=2000 --set run.warmup=200 --json target/smoke.json -q

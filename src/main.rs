@@ -1,4 +1,4 @@
-//! `wormcast`: the command line (ARCHITECTURE §6).
+//! `wormcast`: the command line (docs/architecture.md §6).
 //!
 //! With no subcommand it runs the built-in default scenario, so a fresh
 //! checkout does something real with `cargo run --release`.

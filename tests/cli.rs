@@ -245,7 +245,7 @@ fn route_on_a_mesh_walks_every_worm() {
             assert_eq!(ws[0]["links"].as_array().unwrap().len(), 25);
         }
     }
-    // Paper 002 around a faulty block: no worm touches a blocked node.
+    // [FTTREE] around a faulty block: no worm touches a blocked node.
     let v = json(&[
         "route",
         "--topology",

@@ -1,4 +1,4 @@
-//! `wormcast ftree --greedy`: paper 002 Fig. 8(b), the greedy optimal
+//! `wormcast ftree --greedy`: \[FTTREE\] Fig. 8(b), the greedy optimal
 //! multicast tree of one source and destination set, from the command line.
 //! The edges are those `sim/tests/ftmesh_examples.rs::fig8b_greedy_edges`
 //! checks on the library; traffic and multiple unicast follow from them.

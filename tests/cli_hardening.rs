@@ -1,4 +1,4 @@
-//! Issue 16 from the outside: output failures, `-` for stdout, output paths
+//! Command-line hardening from the outside: output failures, `-` for stdout, output paths
 //! checked before simulating, signals, bounds, error wording, summary
 //! counts, rejected nonsense and the help text. Every run here is short.
 
@@ -68,7 +68,7 @@ fn no_panic(o: &Output, what: &str) {
     assert_ne!(o.status.code(), Some(101), "{what}: {err}");
 }
 
-/// Item 1: a full disk on stdout is a clear error with exit 2, never a panic.
+/// A full disk on stdout is a clear error with exit 2, never a panic.
 #[test]
 fn stdout_on_a_full_disk_is_exit_2() {
     for args in every_command() {
@@ -84,7 +84,7 @@ fn stdout_on_a_full_disk_is_exit_2() {
     }
 }
 
-/// Item 1: a closed pipe ends quietly (0 if everything fitted in the pipe
+/// A closed pipe ends quietly (0 if everything fitted in the pipe
 /// before it closed, 141 otherwise), never with a panic.
 #[test]
 fn closed_pipe_ends_quietly() {
@@ -108,7 +108,7 @@ fn closed_pipe_ends_quietly() {
     }
 }
 
-/// Items 1, 9: an output file that cannot be written is found before the
+/// An output file that cannot be written is found before the
 /// simulation (which here would take minutes), with exit 2.
 #[test]
 fn unwritable_outputs_are_found_before_simulating() {
@@ -175,7 +175,7 @@ fn unwritable_outputs_are_found_before_simulating() {
     }
 }
 
-/// Item 9: a write that still fails at the end (disk full) leaves the
+/// A write that still fails at the end (disk full) leaves the
 /// summary printed, exit 2.
 #[test]
 fn failed_json_write_still_prints_the_summary() {
@@ -198,7 +198,7 @@ fn failed_json_write_still_prints_the_summary() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write JSON /dev/full"));
 }
 
-/// Item 10: `-` is stdout for every JSON output; the human text goes to
+/// `-` is stdout for every JSON output; the human text goes to
 /// stderr, so stdout parses as JSON and no file named `-` appears.
 #[test]
 fn dash_is_stdout_and_parses_as_json() {
@@ -311,7 +311,7 @@ fn wait_for_handler(c: &Child) {
     }
 }
 
-/// Item 8: SIGTERM (a scheduler's time limit) and a doubled SIGINT (what
+/// SIGTERM (a scheduler's time limit) and a doubled SIGINT (what
 /// `timeout` sends) stop a run that would take hours; the JSON and the
 /// summary of what was simulated are still written.
 #[test]
@@ -352,7 +352,7 @@ fn signals_still_write_the_partial_run() {
     }
 }
 
-/// Items 2, 3, 11, 12, 13: bounded run lengths, errors that name the key
+/// Bounded run lengths, errors that name the key
 /// (never the "built-in default scenario"), no Rust debug text, small tori
 /// on the defaults.
 #[test]
@@ -403,7 +403,7 @@ fn scenario_errors_from_the_command_line() {
     }
 }
 
-/// Item 11: a bad value in a scenario file is reported with its line and
+/// A bad value in a scenario file is reported with its line and
 /// column; the same value from `--set` names the flag.
 #[test]
 fn file_errors_have_line_and_column() {
@@ -449,7 +449,7 @@ fn count(s: &str, word: &str) -> u64 {
     words[i - 1].parse().unwrap()
 }
 
-/// Item 14: the summary's counts add up, name their units and settings.
+/// The summary's counts add up, name their units and settings.
 #[test]
 fn summary_counts_and_units() {
     let s = summary(&["traffic.length=1000000", "run.cycles=100", "run.warmup=0"]);
@@ -484,7 +484,7 @@ fn summary_counts_and_units() {
     );
 }
 
-/// Item 15: nonsense is rejected, naming the flag.
+/// Nonsense is rejected, naming the flag.
 #[test]
 fn nonsense_is_rejected() {
     rejects(
@@ -514,7 +514,7 @@ fn nonsense_is_rejected() {
     );
 }
 
-/// Item 16: help text and the node ids `route` prints.
+/// Help text and the node ids `route` prints.
 #[test]
 fn help_and_route_node_ids() {
     let h = String::from_utf8_lossy(&wormcast(&["verilog", "--help"]).stdout).to_string();
@@ -549,7 +549,7 @@ fn help_and_route_node_ids() {
     assert_eq!(row.split_whitespace().next(), Some("35"), "{s}");
 }
 
-/// Item 16: the repository's own loose ends.
+/// The repository's own loose ends.
 #[test]
 fn docs_loose_ends() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -563,7 +563,7 @@ fn docs_loose_ends() {
     assert!(read("Cargo.toml").contains("rust-version = \"1.95\""));
     assert_eq!(
         read("docs/scenario.md")
-            .matches("random tree (paper 000 §3.2.1)")
+            .matches("random tree ([DSTM] §3.2.1)")
             .count(),
         1
     );
@@ -580,7 +580,7 @@ fn docs_loose_ends() {
     }
 }
 
-/// Item 12: tables print nodes as `(x,y)`, never Rust debug text.
+/// Tables print nodes as `(x,y)`, never Rust debug text.
 #[test]
 fn no_debug_text_in_tables() {
     for args in [

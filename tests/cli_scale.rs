@@ -1,4 +1,4 @@
-//! The network size limit (issue 18, "Scaling"): `topology::MAX_SIDE` is
+//! The network size limit ("Scaling"): `topology::MAX_SIDE` is
 //! 256, the side of a square of `MAX_NODES` = 2^16 nodes (16-bit tree hop
 //! counts). 128×128 tori and meshes build and run, side 257 is refused with
 //! an error naming the field, the value and the rule, SPAM routing is

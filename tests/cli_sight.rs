@@ -1,4 +1,4 @@
-//! Issue 17 §2–3 from the command line: `run --heatmap` and `run --replay`
+//! Heat maps and replays from the command line: `run --heatmap` and `run --replay`
 //! write their files, and bad input is a clear error (exit 2, the flag and
 //! value named, no panic) that still leaves the run's other outputs.
 

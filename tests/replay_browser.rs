@@ -1,4 +1,4 @@
-//! The HTML replay (`run --replay`, issue 17 §3) in a real headless
+//! The HTML replay (`run --replay`) in a real headless
 //! Chromium: what the page draws at every cycle of the window is exactly
 //! the kernel's registers, read here independently by running the same
 //! scenario through `wormcast_sim`; splits, blocked heads, stepping, the

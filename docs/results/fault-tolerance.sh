@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Latency and delivered messages vs load: fault-free vs global vs local fault
-# information (paper 000 §7), Fig. 9 setting on 16x16 DSTM-1
+# information ([DSTM] §7), Fig. 9 setting on 16x16 DSTM-1
 # (examples/fault-fig9-16x16.toml). Prints one markdown table row per run.
 # Usage: bash docs/results/fault-tolerance.sh OUTDIR  (2 runs in parallel)
 set -euo pipefail

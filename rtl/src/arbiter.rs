@@ -1,15 +1,15 @@
-//! The reservation arbiter (ARCHITECTURE §3 "Atomic reservation"): one
+//! The reservation arbiter (docs/architecture.md §3 "Atomic reservation"): one
 //! rotating priority order over the inputs; a request is granted only when
 //! all its outputs are free (all or nothing, no hold-and-wait). The
 //! highest-priority input that cannot be granted keeps the top priority and
 //! masks every output it requests, free ones too, from lower-priority inputs
 //! — except with the mesh routing functions, which have no mask
-//! (`arbitrate_masking` with `maskable` = 0, docs/decisions.md Issue 6): a
+//! (`arbitrate_masking` with `maskable` = 0, docs/history/decisions-log.md "Mesh routing in the RTL"): a
 //! generation-time constant. Next `prio` is the first blocked input, else one
 //! past the first granted input, else unchanged (so an arbiter without
 //! requests is a no-op, as natively).
 //!
-//! Why this shape (issue 12 item 3, timing): the native
+//! Why this shape (timing): the native
 //! `router::arbiter::arbitrate` walks the inputs from `prio` and ORs each
 //! grant's output mask into a running `taken` mask. Built literally, that is
 //! a rotation (adders and 5:1 request muxes) followed by five dependent
@@ -25,7 +25,7 @@
 //! after that selection, from the selected grants and the requests (an
 //! input that requests and is not granted is blocked): one rotating
 //! priority encoder shared by all chains instead of one inside each
-//! (issue 12 item 3, area; docs/hardware.md 3r).
+//! (area; docs/hardware.md 3r).
 //!
 //! rust-hdl's `#[hdl_gen]` cannot express generation-time index arithmetic
 //! (`(s + k) mod n`), so this block is written twice by hand from one
@@ -36,7 +36,7 @@
 //! (rtl/tests/verilog.rs) check the second.
 //!
 //! Who requests (`rq`) arrives apart from what (`req`), and `req` of an
-//! input that does not request may hold anything (issue 12 item 3, timing):
+//! input that does not request may hold anything (timing):
 //! every use of `req` is ANDed with its own input's `rq` (a position is
 //! granted or blocked only if it requests, and takes outputs only then),
 //! so the owned-output and conflict terms need no gating, and `rq` is one

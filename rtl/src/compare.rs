@@ -1,5 +1,5 @@
 //! Magnitude comparators on node labels, written as logic rather than as
-//! `<=` (issue 12 item 3, area; docs/hardware.md 3s).
+//! `<=` (area; docs/hardware.md 3s).
 //!
 //! Why a block of its own: yosys turns every `<`, `<=`, `>`, `>=` into an
 //! `$alu` subtraction before any logic optimisation sees it, and

@@ -1,8 +1,8 @@
-//! The crossbar in front of the output registers (ARCHITECTURE §3
+//! The crossbar in front of the output registers (docs/architecture.md §3
 //! "Replication"): output o takes the flit of the input its one-hot owner
 //! register `sel[o]` names, 0 when it has no owner.
 //!
-//! Why this shape (issue 12 item 3, area and timing): an output only ever
+//! Why this shape (area and timing): an output only ever
 //! loads its owner's flit (an input sends only to outputs it reserved), so
 //! the select is the registered owner itself, not the handshake. Each output
 //! bit is an AND-OR of at most `MAX_INPUTS` (select, flit bit) pairs of
@@ -14,7 +14,7 @@
 //! drops its pair: a two-class DSTM torus router's outputs take three
 //! inputs each, two LUT4s a bit (docs/hardware.md 3l).
 //! The AND-OR needs `#[hdl_gen]` to index a two-level table (output, input),
-//! which it cannot (RUST_HDL.md, two array levels), so, as in
+//! which it cannot (docs/architecture.md §2: two array levels), so, as in
 //! [`crate::arbiter`], the simulation ([`Logic::update`]) and the Verilog
 //! ([`Logic::hdl`]) are written by hand from the same port counts.
 

@@ -1,14 +1,14 @@
 //! The header decoders of all inputs of one router, and the fan-out of the
-//! router's per-node table ports to them (issue 12 item 1). Each input has
+//! router's per-node table ports to them. Each input has
 //! the decode skeleton (`crate::decode::Decode`) and the routing sub-block
-//! of the router's routing function (`crate::decode::{tree, spam, mesh}`,
-//! issue 12 item 3); this block wires the two together, the skeleton
+//! of the router's routing function (`crate::decode::{tree, spam, mesh}`);
+//! this block wires the two together, the skeleton
 //! reading the block's answer on the flit being written.
 //!
 //! Why a block of its own: each decoder needs the node's tables, which
 //! arrive on router ports. Passing `t_own$c` to decoder `i` is a path with
 //! two array levels (`dec[i].own[c]`), which rust-hdl's `#[hdl_gen]`
-//! accepts but emits as wrong Verilog (RUST_HDL.md). Here the wiring is
+//! accepts but emits as wrong Verilog (docs/architecture.md §2, rust-hdl pitfalls). Here the wiring is
 //! written out by hand, once as Rust copies for simulation ([`Logic::update`])
 //! and once as Verilog assignments ([`Logic::hdl`]), both from
 //! `Decoders::wires`'s order; the router core sees one array level

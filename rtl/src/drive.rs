@@ -1,7 +1,7 @@
 //! Direct cycle-by-cycle driving of the rust-hdl router, for lockstep with
-//! the native model (ARCHITECTURE §2): set the inputs, settle, toggle the
+//! the native model (docs/architecture.md §2): set the inputs, settle, toggle the
 //! clock. Faster than rust-hdl's threaded `Simulation` by two orders of
-//! magnitude (RUST_HDL.md "Speed").
+//! magnitude.
 
 use crate::hw::owner_rtl;
 use crate::names::Reg;

@@ -1,4 +1,4 @@
-//! A K×M torus of routers wired link to link (ARCHITECTURE §4), with the
+//! A K×M torus of routers wired link to link (docs/architecture.md §4), with the
 //! NI ports of every node at the top: injection `inj_flit/inj_valid` in and
 //! `inj_ready` out, consumption `cons_flit/cons_valid` out and `cons_ready` in.
 //!

@@ -30,7 +30,7 @@ pub fn dstm_configs(
     dstm_configs_faulty(topo, named, params, None, false)
 }
 
-/// [`dstm_configs`] with one faulty link (paper 000 §7), as `Network::new`
+/// [`dstm_configs`] with one faulty link (\[DSTM\] §7), as `Network::new`
 /// builds it: the link gets no class; with `local` fault information the
 /// routers at its ends divert worms that would cross it (`divert_out`), if
 /// it is a tree link.

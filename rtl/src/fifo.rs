@@ -1,4 +1,4 @@
-//! The input buffer of one router input (ARCHITECTURE §3 "Link protocol"):
+//! The input buffer of one router input (docs/architecture.md §3 "Link protocol"):
 //! `depth` flits with a fill `count`, plus the registered `ready` sent
 //! upstream, and the head's pre-decode (`Decode::side`). The fill is kept
 //! as a thermometer (`t` below), of which `count` is the binary value.
@@ -9,7 +9,7 @@
 //! the same cycle; `ready` after the edge is `count after the edge < depth`,
 //! so it never over-commits and needs no credit counter.
 //!
-//! Hardware choice (issue 12 item 3, timing): the slots form a shift
+//! Hardware choice (timing): the slots form a shift
 //! register whose slot 0 is always the head, where the native model keeps a
 //! ring with a read pointer. The head, `count` and `ready` are identical.
 //! With a ring, the head is a `depth`:1 multiplexer behind the read
@@ -33,10 +33,10 @@
 //! pop could only matter with the FIFO full, and then `ready` is 0, so no
 //! push comes in that cycle and the slot, free after the pop, would load
 //! a flit nobody reads. At depth 2 this halves the flip-flops the pop
-//! enables (issue 12 item 3, timing: the pop's enable net ended the
+//! enables (timing: the pop's enable net ended the
 //! router's critical path at a last-slot flip-flop).
 //!
-//! Only the head carries a pre-decode (issue 12 item 3, area): it is
+//! Only the head carries a pre-decode (area): it is
 //! computed from what slot 0 loads (`enter_flit`, the second flit or the
 //! upstream flit, chosen by `count`) and loaded with slot 0. Flits enter
 //! slot 0 one at a time and in the order they were pushed, so the
@@ -82,7 +82,7 @@ pub struct InputFifo<const W: usize> {
     /// block reads it instead of an OR over `enter_flit`'s upper bits:
     /// behind the slot multiplexer that OR took two LUT levels and about
     /// ten Xilinx LUTs an input, here it is one OR of the upstream flit
-    /// and one more multiplexer bit (issue 12 item 3, area).
+    /// and one more multiplexer bit (area).
     pub enter_hz: Signal<Out, Bit>,
     /// Flits held: the binary value of the fill (`t`), for the native
     /// register it is compared with; no logic of the router reads it.
@@ -90,7 +90,7 @@ pub struct InputFifo<const W: usize> {
     /// Registered ready to the upstream sender (register `ready`).
     pub ready: Signal<Out, Bit>,
     /// `count` > 0, as its own register: the decode reads it first thing
-    /// on the router's longest path (issue 12, timing).
+    /// on the router's longest path (timing).
     pub nonempty: Signal<Out, Bit>,
     /// `count` >= 2: a second flit waits behind the head (a level of the
     /// fill, see `t`).
@@ -109,7 +109,7 @@ pub struct InputFifo<const W: usize> {
     /// The fill as a thermometer: `t[k]` = `count > k`. Its ends are the
     /// `nonempty` and `ready` registers (`t[0]` = `ne`, `t[depth - 1]` =
     /// not `rdy`), the levels between them registers of their own (none at
-    /// depth 2). Why not a binary count (issue 12 item 3, area): every use
+    /// depth 2). Why not a binary count (area): every use
     /// of the fill is one level (`count >= k + 2`, `count <= k`, empty,
     /// full), and a binary count's `+ 1`, `- 1` and compares become carry
     /// chains in `synth_xilinx` that abc cannot fold (docs/hardware.md 3s).

@@ -1,4 +1,4 @@
-//! The self-checking FPGA top (issue 13, `wormcast verilog --fpga-top`):
+//! The self-checking FPGA top (`wormcast verilog --fpga-top`):
 //! the fabric, a traffic generator per node and a checker per consumption
 //! channel, the counters, a watchdog, `pass` and a heartbeat; and a board
 //! wrapper for the iCE40-HX8K breakout (12 MHz clock, eight LEDs).

@@ -1,6 +1,6 @@
-//! Verilog generation for one router or a whole fabric (ARCHITECTURE §7).
+//! Verilog generation for one router or a whole fabric (docs/architecture.md §7).
 //!
-//! One router module for every node (issue 12 item 1): rust-hdl generates
+//! One router module for every node: rust-hdl generates
 //! the router once ([`ROUTER_MODULE`] and its sub-modules, renamed from
 //! rust-hdl's `top` / `top$…`), with the node's tables as `t_*` input ports
 //! (`crate::tables`). A fabric is a structural module written here, not by

@@ -1,5 +1,5 @@
 //! Register widths and encodings shared by every RTL block, derived from the
-//! one definition of each contract in `wormcast-sim` (ARCHITECTURE §1): the
+//! one definition of each contract in `wormcast-sim` (docs/architecture.md §1): the
 //! flit layout of `sim/src/flit.rs`, the port counts of `sim/src/config.rs`,
 //! the state and error encodings of `sim/src/router/`.
 

@@ -1,6 +1,6 @@
 //! wormcast-rtl: the synthesizable rust-hdl twin of the native wormcast
-//! router (ARCHITECTURE §2, §3; paper 000 §3) and Verilog generation for one
-//! router or a whole fabric (ARCHITECTURE §7).
+//! router (docs/architecture.md §2, §3; \[DSTM\] §3) and Verilog generation for one
+//! router or a whole fabric (docs/architecture.md §7).
 //!
 //! Blocks, named after the hardware: [`fifo`] (input buffer and registered
 //! ready), [`decode`] (header decode and tree routing, one per input),

@@ -1,7 +1,7 @@
 //! The number of inputs that raised a malformed-flit error this cycle, for
-//! the router's saturating `err_count` (ARCHITECTURE §3 "Errors").
+//! the router's saturating `err_count` (docs/architecture.md §3, malformed input).
 //!
-//! Why a block of its own (issue 12 item 3, timing): written in the router
+//! Why a block of its own (timing): written in the router
 //! kernel as a running sum over the inputs, yosys maps each step to an
 //! `SB_CARRY` chain and the chain of chains became the router's critical
 //! path after the decode moved into the FIFO write. The count is a function

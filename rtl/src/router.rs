@@ -1,4 +1,4 @@
-//! The router core (ARCHITECTURE §3, paper 000 §3): input FIFOs, header
+//! The router core (docs/architecture.md §3, \[DSTM\] §3): input FIFOs, header
 //! decode, atomic reservation, the crossbar into registered outputs with
 //! coordinated flow control, TAIL release_tail, Discard, local-fault
 //! diversion (`Diverted`), and the error register.
@@ -89,12 +89,12 @@ pub struct Router<const W: usize> {
     /// Per output, the inputs that can ever own it
     /// (`routing::possible_owners`): the next owner is masked with it, so
     /// the owner bits and crossbar terms of pairs that never meet are
-    /// constants to synthesis (issue 12 item 3, area).
+    /// constants to synthesis (area).
     pub t_owners: Vec<Signal<In, Bits<SEL_W>>>,
     /// Per input, the outputs it can ever reserve
     /// (`routing::reachable_outputs`, `t_owners` transposed): the request
     /// into the arbiter and `in_reserved`, the send mask and the worm
-    /// register's links are masked with it (issue 12 item 3, area and
+    /// register's links are masked with it (area and
     /// timing: inputs that share no reachable output never conflict).
     pub t_reach: Vec<Signal<In, Bits<MASK_W>>>,
     pub t_sp_v: Vec<Signal<In, Bit>>,
@@ -119,13 +119,13 @@ pub struct Router<const W: usize> {
     pub in_setup: Vec<DFF<Bits<SETUP_W>>>,
     /// With a setup delay only (empty without): `in_setup` ≥
     /// `setup_cycles`, as a register, so that no comparator stands in
-    /// front of the decode (issue 12 item 3, timing).
+    /// front of the decode (timing).
     pub in_sok: Vec<DFF<Bit>>,
     /// The worm register (`decode::WORM_W`, `Decode::worm`): whether the
     /// next flit to enter the head slot is the first of a worm, and that
     /// first HEAD's links, reservation size and class, so that each later
     /// flit's trailing-HEAD outcome is decided as it enters the head slot
-    /// (issue 12 item 3, timing). Loaded as each flit enters the head slot
+    /// (timing). Loaded as each flit enters the head slot
     /// (`enter`; flits enter it in the order they were pushed, see
     /// `crate::fifo`); 1 (the next flit is a first one) after a reset,
     /// which empties the FIFO. No
@@ -136,7 +136,7 @@ pub struct Router<const W: usize> {
     /// without): the first HEAD at the head was stripped at the last edge's
     /// grant and leaves now (`InputRegs::strip`). The pop then comes from
     /// this register instead of the grant, so the arbiter's path no longer
-    /// ends in the FIFO's enables (issue 12 item 3, timing).
+    /// ends in the FIFO's enables (timing).
     pub in_strip: Vec<DFF<Bit>>,
     pub out_flit: Vec<DFF<Bits<W>>>,
     pub out_valid: Vec<DFF<Bit>>,
@@ -144,14 +144,14 @@ pub struct Router<const W: usize> {
     /// (0 = no owner). `out_owner` is its encoding, kept only so that the
     /// register the lockstep, the vectors and the waves compare exists under
     /// its native name and value; no logic reads it, so synthesis removes it.
-    /// Why one-hot (issue 12 item 3): the crossbar below selects each
+    /// Why one-hot: the crossbar below selects each
     /// output's flit with these bits directly (an AND-OR of registers, no
     /// decode, nothing late on the data path), and `owned` is one OR.
     pub out_sel: Vec<DFF<Bits<SEL_W>>>,
     pub out_owner: Vec<DFF<Bits<OWNER_W>>>,
     pub prio: DFF<Bits<PRIO_W>>,
     /// The outputs that have an owner (`out_sel` ≠ 0), as a register of
-    /// its own loaded with the next owners (issue 12 item 3, timing): the
+    /// its own loaded with the next owners (timing): the
     /// consumption-channel choice and the arbiter read it first thing, and
     /// as the OR of the one-hot owner bits it was a LUT level deep. No
     /// native twin: a function of `out_sel`, which the lockstep compares.
@@ -165,7 +165,7 @@ pub struct Router<const W: usize> {
     /// next owners), loaded into `owned_r`. Each term (`osel`, and `lsel`,
     /// `rsel` below) is formed apart and the chain only ORs them, so that
     /// synthesis sees an OR it can balance instead of a chain of
-    /// multiplexers, one per input or output deep (issue 12 item 3, timing).
+    /// multiplexers, one per input or output deep (timing).
     ownm: Vec<Signal<Local, Bits<MASK_W>>>,
     osel: Vec<Signal<Local, Bits<MASK_W>>>,
     /// Outputs owned at the start of the cycle.
@@ -564,8 +564,8 @@ impl<const W: usize> Logic for Router<W> {
             self.dec.reach[i].next = self.t_reach[i].val().get_bits::<O_W>(0);
             self.in_worm[i].d.next = self.in_worm[i].q.val();
             self.push_w[i].next = self.i_valid[i].val() & self.fifo[i].ready.val();
-            // Masked with what the input can reach (`t_reach`, issue 12
-            // item 3): nothing a first HEAD that may request asks for, but
+            // Masked with what the input can reach (`t_reach`):
+            // nothing a first HEAD that may request asks for, but
             // inputs that share no reachable output then never conflict,
             // a constant to synthesis. Written here, on the arbiter's
             // input, and not in the decode: the same function placed 74
@@ -686,7 +686,7 @@ impl<const W: usize> Logic for Router<W> {
         // release frees), because an input releases exactly the outputs it
         // owns; and a grant takes only outputs nobody owns, at most one input
         // each (the arbiter's taken mask), so a grant and a release never
-        // meet on one output. Each owner bit is then one LUT (issue 12, area).
+        // meet on one output. Each owner bit is then one LUT (area).
         // The mask `t_owners` (the inputs that can ever own the output, a
         // constant per node) changes nothing the native model can do
         // (`routing::reachable_outputs`), but turns the owner bits of the

@@ -1,5 +1,5 @@
 //! The per-node tables of a router, as the values of the router module's
-//! `t_*` input ports (issue 12 item 1: one router module for every node).
+//! `t_*` input ports (one router module for every node: docs/hardware.md §0).
 //!
 //! Everything that differs between two routers of one network lives here:
 //! the tree tables of every class (own post-order number, parent port,

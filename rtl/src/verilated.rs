@@ -1,5 +1,5 @@
-//! The generated Verilog of a whole fabric as a simulation engine (issue
-//! 15, `wormcast run --engine verilator`): Verilator compiles the fabric
+//! The generated Verilog of a whole fabric as a simulation engine
+//! (`wormcast run --engine verilator`): Verilator compiles the fabric
 //! top plus a generated C++ harness into a shared library, loaded with
 //! `libloading`, and the Rust NIs drive it cycle by cycle.
 //!
@@ -521,7 +521,8 @@ pub fn build_as(g: &Generated, cache: &Path, mode: BuildMode) -> Result<(PathBuf
     let hier = mode.resolve(router_instances(g)) == BuildMode::Hierarchical;
     // The router model alone is small, so a hierarchical build compiles it
     // at -O2 rather than Verilator's default -Os for the fast code: about
-    // 1.5× the run speed (docs/performance.md) for seconds of build.
+    // 1.5× the run speed for seconds of build (docs/history/performance-log.md,
+    // "Hierarchical Verilator builds").
     let extra: &[&str] = if hier {
         &["-MAKEFLAGS", "OPT_FAST=-O2"]
     } else {

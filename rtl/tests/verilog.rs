@@ -104,7 +104,7 @@ fn fabric_verilog_valid() {
     yosys("wormcast_torus_4x4", &g.verilog, &g.top);
 }
 
-/// Issue 12 item 1: one router module for every node. The router text is
+/// one router module for every node. The router text is
 /// the same whichever node's configuration generated it, a fabric defines
 /// it once and instantiates it once per node, and the fabric text beyond
 /// the router grows in proportion to the router count.

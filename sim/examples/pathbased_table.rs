@@ -1,5 +1,5 @@
 //! Analytic traffic and time of the path-based schemes on a 16×16 mesh
-//! (our table; papers 001 and 004 give no such numbers): mean over random
+//! (our table; [PATHOPT] and [BRCP] give no such numbers): mean over random
 //! multicasts of `traffic` (links summed over worms) and `time` (longest worm
 //! in hops), plus the mean number of worms.
 //!

@@ -1,4 +1,4 @@
-//! Thesis 003 §4.3.2 (Figs. 4.3.1–4.3.2): XY-path versus LIN on a 20×20 mesh,
+//! \[THESIS\] §4.3.2 (Figs. 4.3.1–4.3.2): XY-path versus LIN on a 20×20 mesh,
 //! source (0,0), message length L = 20 flits, 1000 random destination sets
 //! per destination count K, K in steps of 10.
 //!

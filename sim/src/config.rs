@@ -28,18 +28,18 @@ pub const MAX_OUTPUTS: usize = 4 + MAX_LOCAL;
 /// The routing function, a sub-block chosen at generation time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RoutingKind {
-    /// Up/down on a spanning tree, one table per class (DSTM, paper 000 §3).
+    /// Up/down on a spanning tree, one table per class (DSTM, \[DSTM\] §3).
     Tree,
-    /// SPAM baseline (paper 000 §2): one BFS tree plus cross links, one
+    /// SPAM baseline (\[DSTM\] §2): one BFS tree plus cross links, one
     /// class, per-router table by (target, phase); native model and RTL
     /// (`rtl/src/decode/mod.rs`).
     Spam,
-    /// Hamiltonian R on a mesh (paper 001 §2.1): snake-label addresses, two
+    /// Hamiltonian R on a mesh (\[PATHOPT\] §2.1): snake-label addresses, two
     /// classes (label-increasing HIGH = 0, decreasing LOW = 1).
     Hamiltonian,
     /// Dimension-ordered XY on a mesh (e-cube), one class.
     Dor,
-    /// Deterministic negative-first on a mesh (paper 004 §3.1), one class.
+    /// Deterministic negative-first on a mesh (\[BRCP\] §3.1), one class.
     NegativeFirst,
 }
 
@@ -205,7 +205,7 @@ impl RouterParams {
     /// bit mask over channels (bit j = channel j). With at least as many
     /// channels as classes, class c owns every channel j with
     /// j mod classes = c, so worms of different classes never wait on one
-    /// another's channel (ARCHITECTURE §3); with fewer, classes share channel
+    /// another's channel (docs/architecture.md §3); with fewer, classes share channel
     /// c mod consumption. A C=1 header takes the lowest free channel of its
     /// pool, else the lowest of the pool (see `router::routing`).
     pub fn consumption_pool(&self, class: u8) -> u8 {
@@ -239,7 +239,7 @@ pub struct RouterConfig {
     /// Class of the channel leaving through each output port O1..O4. Equal to
     /// `in_class` when a class owns whole links (trees); the two directions
     /// of one link differ where a class is a direction (Hamiltonian high/low
-    /// channels, paper 001 §3).
+    /// channels, \[PATHOPT\] §3).
     pub out_class: [Option<u8>; 4],
     /// Per class: the tree table.
     pub tree: Vec<TreeTable>,
@@ -247,7 +247,7 @@ pub struct RouterConfig {
     /// the output port, N×3 entries of 2 bits.
     pub spam: Option<spam_table::SpamTable>,
     /// Faulty link outputs (bit d = port O(d+1)) whose branches this router
-    /// diverts to its own node: local fault information, paper 000 §7 (see
+    /// diverts to its own node: local fault information, \[DSTM\] §7 (see
     /// `router::routing::diversion`). 0 = none, the default. The RTL twin
     /// takes it as a generation-time constant (`rtl/src/decode/mod.rs`).
     pub divert_out: u8,
@@ -303,7 +303,7 @@ impl RouterConfig {
             .collect())
     }
 
-    /// Local fault information (paper 000 §7): the two routers at the ends
+    /// Local fault information (\[DSTM\] §7): the two routers at the ends
     /// of faulty link `f` divert branches that would cross it to their own
     /// node. A link on no tree is never routed to, so marking it changes
     /// nothing; callers mark tree links only.
@@ -370,7 +370,7 @@ impl RouterConfig {
     }
 
     /// Cuts the nodes `excluded` says out of the fabric (faulty and disabled
-    /// nodes of a mesh, paper 002 Definition 1): every link touching one
+    /// nodes of a mesh, \[FTTREE\] Definition 1): every link touching one
     /// loses its class, so `Fabric::new` leaves it unwired and a header
     /// routed onto it is `BadLink`.
     pub fn exclude_nodes(

@@ -1,4 +1,4 @@
-//! Peer cross-check against BookSim2 (issue 15): the unicast wormhole XY
+//! Peer cross-check against BookSim2: the unicast wormhole XY
 //! mesh is the one configuration where wormcast and BookSim2 model the same
 //! network, so their latency-vs-load curves and saturation throughput must
 //! agree within tolerances fixed from the two routers' pipelines.

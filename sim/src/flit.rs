@@ -1,7 +1,7 @@
 //! The flit format: the one definition of every bit on a link.
 //!
 //! Both the native model and the RTL read these constants, so the two cannot
-//! drift (ARCHITECTURE §1, §3). The layout, for flit width `W` (default 32):
+//! drift (docs/architecture.md §1, §3). The layout, for flit width `W` (default 32):
 //!
 //! | bits        | HEAD                      | BODY / TAIL |
 //! |-------------|---------------------------|-------------|
@@ -12,8 +12,8 @@
 //! | `[9:8]`     | class (tree / channel class) | payload  |
 //! | `[W−1:10]`  | `Node`                    | payload     |
 //!
-//! Kind 3 is reserved and always malformed. Header fields follow paper 000
-//! §3.1.1 ({Node, C, O1–O4, S}) plus the class that ARCHITECTURE §3 adds so a
+//! Kind 3 is reserved and always malformed. Header fields follow \[DSTM\]
+//! §3.1.1 ({Node, C, O1–O4, S}) plus the class that docs/architecture.md §3 adds so a
 //! worm injected by the NI names its tree or channel class.
 //!
 //! A message on the wire is `HEAD+ BODY+ TAIL`. Every HEAD is stripped before

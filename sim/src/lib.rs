@@ -1,7 +1,7 @@
 //! wormcast-sim: the native cycle model of the wormcast router, its fabrics,
 //! and the source-side multicast algorithms.
 //!
-//! Layout follows ARCHITECTURE §1: hardware contracts ([`flit`], [`config`],
+//! Layout follows docs/architecture.md §1: hardware contracts ([`flit`], [`config`],
 //! [`topology`]) are defined once here and shared with the RTL.
 
 pub mod config;

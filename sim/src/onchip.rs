@@ -1,5 +1,5 @@
 //! The on-chip traffic generator and checker of the self-checking FPGA top
-//! (issue 13), as the native model runs them: the one definition of their
+//!, as the native model runs them: the one definition of their
 //! cycle behaviour, LFSR, message tag and payload sequence. The Verilog of
 //! the same blocks (`wormcast_rtl::fpga_top`) is written from these
 //! constants and this plan, and is proven equal to [`OnChip`] cycle by
@@ -7,7 +7,7 @@
 //!
 //! Why a ROM of precomputed worms and not header encoding in hardware: the
 //! header flits of a multicast are the output of the scheme's source-side
-//! encoder (paper 000 App. A for the DSTM trees, the SPAM and path-based
+//! encoder (\[DSTM\] App. A for the DSTM trees, the SPAM and path-based
 //! encoders of the other papers). Re-implementing every encoder in Verilog
 //! would duplicate the part of wormcast the router does not contain, and a
 //! bug there would test the encoder, not the router. So the Rust encoders

@@ -1,4 +1,4 @@
-//! Independent runs in parallel across threads (ARCHITECTURE §4:
+//! Independent runs in parallel across threads (docs/architecture.md §4:
 //! parallelism goes across runs, never inside one). Each item is computed
 //! by exactly one thread and results come back in item order, so the
 //! output is the same for any thread count.

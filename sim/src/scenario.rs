@@ -29,7 +29,7 @@ pub struct Scenario {
 pub struct NetworkCfg {
     /// `torus:KxM` (DSTM needs a torus) or `mesh:KxM` (with a mesh routing).
     pub topology: String,
-    /// `dstm1`, `dstm2`, a method such as `+x-y/-y+x` (paper 000 §4–5), or
+    /// `dstm1`, `dstm2`, a method such as `+x-y/-y+x` (\[DSTM\] §4–5), or
     /// a Roskind–Tarjan pair `tarjan-best`, `tarjan-average`, `tarjan-path`.
     pub construction: String,
     /// Starting node R1 as `X,Y` (with SPAM: the root of the BFS tree).
@@ -51,16 +51,16 @@ pub struct NetworkCfg {
     pub injection_channels: usize,
     pub consumption_channels: usize,
     /// Faulty links as `X,Y,DIR` with DIR one of +x, -x, +y, -y. Tree
-    /// routing on a torus: at most one link (paper 000 §7 tolerates a single
+    /// routing on a torus: at most one link (\[DSTM\] §7 tolerates a single
     /// link fault). Mesh routing: any number; each makes its end node with
-    /// the larger id faulty (paper 002 models node faults; docs/scenario.md).
+    /// the larger id faulty (\[FTTREE\] models node faults; docs/scenario.md).
     pub faulty_links: Vec<String>,
-    /// Mesh routing only: faulty nodes as `X,Y`. With the nodes paper 002's
+    /// Mesh routing only: faulty nodes as `X,Y`. With the nodes \[FTTREE\]'s
     /// disable rule switches off they are cut out of the fabric and of the
     /// traffic; multicasts need a fault-tolerant scheme (`ft-s1`..`ft-s3`,
     /// `ft-unicast`).
     pub faulty_nodes: Vec<String>,
-    /// Who knows about a faulty link (paper 000 §7): `global` (sources avoid
+    /// Who knows about a faulty link (\[DSTM\] §7): `global` (sources avoid
     /// it: unicasts take the tree whose path avoids it, multicasts the good
     /// tree) or `local` (sources route as if fault-free; the router before
     /// the fault diverts the branch to its node, which re-injects it on the
@@ -75,7 +75,7 @@ pub struct TimingCfg {
     pub startup_cycles: u64,
     /// One start-up engine per node: start-ups of successive messages or
     /// worms run one after another (each worm of a path-based multicast is
-    /// a send, paper 004 §4), while the injection channels stream in
+    /// a send, \[BRCP\] §4), while the injection channels stream in
     /// parallel. False: every injection channel pays its own start-up.
     pub startup_serial: bool,
 }
@@ -140,7 +140,7 @@ pub struct TrafficCfg {
     /// Data flits per message (identity BODY ... TAIL), at least 2.
     pub length: u32,
     /// If not 0: message lengths are drawn uniformly from `length` to
-    /// `length_max` (paper 004 §4: 10 to 100 data flits).
+    /// `length_max` (\[BRCP\] §4: 10 to 100 data flits).
     pub length_max: u32,
     /// Mesh routing only: the source algorithm of multicasts (`auto` = the
     /// routing's default: dual-path, brcp-minimal, column-path). See
@@ -274,7 +274,7 @@ pub struct Validated {
     pub scripted: Vec<Scripted>,
     /// Mesh routing: the multicast source algorithm.
     pub scheme: Option<crate::treeworm::scheme::MeshScheme>,
-    /// Mesh routing: the mesh with its faulty blocks (paper 002 disable
+    /// Mesh routing: the mesh with its faulty blocks (\[FTTREE\] disable
     /// rule; no blocks when fault-free).
     pub ftmesh: Option<crate::ftmesh::FaultyMesh>,
     /// Scripted raw worms (`traffic.raw`), in scenario order.
@@ -283,7 +283,7 @@ pub struct Validated {
 
 impl Validated {
     /// Whether node `n` is cut out of the fabric (faulty, or disabled by
-    /// paper 002's rule): no links, no traffic.
+    /// \[FTTREE\]'s rule): no links, no traffic.
     pub fn excluded(&self, n: NodeId) -> bool {
         self.ftmesh
             .as_ref()
@@ -446,8 +446,8 @@ impl Scenario {
             }
         }
         let ftmesh = if routing.is_mesh() {
-            // Paper 002 models node faults: a faulty link takes its end node
-            // with the larger id with it (docs/decisions.md, Issue 7).
+            // [FTTREE] models node faults: a faulty link takes its end node
+            // with the larger id with it (docs/decisions.md).
             let mut nodes = Vec::new();
             for s in &n.faulty_nodes {
                 nodes.push(topo.coord(topo.parse_node(s, "network.faulty_nodes")?));

@@ -2,10 +2,10 @@
 //!
 //! Convention (one place for the whole project, see `docs/conventions.md`):
 //! * `K` columns and `M` rows; a node is `(x, y)` with `0 ≤ x < K`, `0 ≤ y < M`
-//!   (x along a row, as in paper 000 §4 and ALGORITHMS.md).
+//!   (x along a row, as in \[DSTM\] §4 and docs/references.md).
 //! * Node id = `y·K + x`.
-//! * Link ports O1..O4 = +X, −X, +Y, −Y (ARCHITECTURE §3), index 0..3.
-//! * Edges follow paper 000 §4: `H(i,j)` joins (i,j)–(i+1 mod K, j) and has id
+//! * Link ports O1..O4 = +X, −X, +Y, −Y (docs/architecture.md §3), index 0..3.
+//! * Edges follow \[DSTM\] §4: `H(i,j)` joins (i,j)–(i+1 mod K, j) and has id
 //!   `j·K + i`; `V(i,j)` joins (i,j)–(i, j+1 mod M) and has id `N + j·K + i`.
 //!   On a torus of width 2 the two horizontal edges of a row are distinct
 //!   parallel links, so a link is identified by its edge, never by the pair of
@@ -205,7 +205,7 @@ impl Topology {
         self.nodes() + j * self.k + i
     }
 
-    /// `H(i,j)` / `V(i,j)` name of an edge (paper 000 §4): one spelling for
+    /// `H(i,j)` / `V(i,j)` name of an edge (\[DSTM\] §4): one spelling for
     /// every report that names links.
     pub fn edge_name(&self, e: EdgeId) -> String {
         let n = self.nodes();

@@ -1,14 +1,14 @@
 //! Reference walker: follows the header flits of one tree worm hop by hop,
-//! exactly as the routers of ARCHITECTURE §3 would, without timing.
+//! exactly as the routers of docs/architecture.md §3 would, without timing.
 //!
 //! Why no timing is needed: an input port sees the flits of one worm in the
 //! order they left the upstream output (a link is FIFO and a split point sends
 //! each trailing HEAD to one output only), and its state depends only on that
 //! sequence. So pushing flit 1 all the way through, then flit 2, and so on,
 //! yields the same reservations as any interleaving. This makes the walker the
-//! oracle for the header encoder (paper 000 Appendix A) and for the router.
+//! oracle for the header encoder (\[DSTM\] Appendix A) and for the router.
 //!
-//! The input-port contract (paper 000 §3.1.1–3.1.2, ARCHITECTURE §3):
+//! The input-port contract (\[DSTM\] §3.1.1–3.1.2, docs/architecture.md §3):
 //! * first HEAD at an idle input: `Node == own` → strip it and reserve
 //!   {consumption if C} ∪ {Oi}; the input is a split point if that is more
 //!   than one output. Otherwise reserve `table.route(Node)` (down into a child
@@ -16,7 +16,7 @@
 //! * trailing HEAD at an active input: at a split point set S and send it to
 //!   the reserved link whose child range holds `Node`; otherwise forward it
 //!   unchanged on the single reserved link.
-//! * the malformed cases of ARCHITECTURE §3 are returned as [`WalkError`]s;
+//! * the malformed cases of docs/architecture.md §3 are returned as [`WalkError`]s;
 //!   two more follow from the same contract: a worm that reserves one output
 //!   twice (it would wait on itself forever) and a reserved link that no HEAD
 //!   ever reaches (the BODY would arrive at an idle input).

@@ -1,4 +1,4 @@
-//! VCD waveforms of the native model (ARCHITECTURE §4), for GTKWave and for
+//! VCD waveforms of the native model (docs/architecture.md §4), for GTKWave and for
 //! comparing the native model with the generated Verilog signal by signal.
 //!
 //! **Hierarchy.** One top scope `fabric`; one scope per dumped router,

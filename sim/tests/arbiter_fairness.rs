@@ -1,4 +1,4 @@
-//! ARCHITECTURE §3 masking rule: the highest-priority blocked input keeps
+//! docs/architecture.md §3 masking rule: the highest-priority blocked input keeps
 //! the top priority and masks every output it requests from lower-priority
 //! inputs. Without it a multi-port request starves behind streams of
 //! single-port requests.

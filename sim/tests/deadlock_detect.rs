@@ -1,4 +1,4 @@
-//! The deadlock detector (ARCHITECTURE §3): it catches a real deadlock
+//! The deadlock detector (docs/architecture.md §3): it catches a real deadlock
 //! early and names the worms in the wait-for cycle, and it does not mistake
 //! the long blocks of a saturated network for one.
 
@@ -147,7 +147,7 @@ fn deadlock_through_empty_held_inputs_is_caught() {
     }
 }
 
-/// Issue 16 item 12: the deadlock report in the summary is plain text
+/// The deadlock report in the summary is plain text
 /// (`msg 0`, `router (1,0)`), not Rust debug text (`msg Some(0)`).
 #[test]
 fn deadlock_summary_has_no_debug_text() {

@@ -1,4 +1,4 @@
-//! Single-link fault tolerance in the cycle model (paper 000 §7, issue 5):
+//! Single-link fault tolerance in the cycle model (\[DSTM\] §7):
 //! global fault information (sources route around the faulty link) and local
 //! fault information (the router before the fault diverts the branch to its
 //! node, whose NI re-injects it on the good tree).
@@ -361,7 +361,7 @@ fn router_diverts_the_whole_worm_to_its_consumption_channel() {
     }
 }
 
-/// Paper 000 §7 routes "the branch" that meets the faulty link to the local
+/// \[DSTM\] §7 routes "the branch" that meets the faulty link to the local
 /// processor, the rest "as normal": at a split point whose HEAD names the
 /// faulty port among others, the healthy branches go on and only the faulty
 /// branch's destinations are re-injected.

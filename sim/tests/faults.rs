@@ -1,4 +1,4 @@
-//! Single-link fault metrics (paper 000 §7, Figs. 11/12) checked against a
+//! Single-link fault metrics (\[DSTM\] §7, Figs. 11/12) checked against a
 //! brute force that follows explicit tree paths link by link.
 
 use std::collections::VecDeque;

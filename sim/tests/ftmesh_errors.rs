@@ -1,4 +1,4 @@
-//! Bad input to the paper-002 algorithms returns an `InputError` naming the
+//! Bad input to the \[FTTREE\] algorithms returns an `InputError` naming the
 //! field, the value and what is allowed; nothing panics.
 
 use wormcast_sim::ftmesh::experiment::{Keep, SourceChoice, TrialSpec};

@@ -1,4 +1,4 @@
-//! The worked examples of paper 002 (Wu & Chen), exact: Fig. 7(a) (the
+//! The worked examples of \[FTTREE\] (Wu & Chen), exact: Fig. 7(a) (the
 //! strategies at a separating point), Fig. 8(b) (the greedy MT of
 //! Definition 6), Definition 1's example, and the Fig. 4 information transfer.
 

@@ -1,4 +1,4 @@
-//! Properties of the paper-002 algorithms on random meshes, faults and
+//! Properties of the \[FTTREE\] algorithms on random meshes, faults and
 //! multicast sets: Definition 1 gives separated rectangles; every tree is a
 //! tree rooted at the source that uses no faulty or disabled node and reaches
 //! every reachable destination on a minimal path; with an extended-safe

@@ -1,4 +1,4 @@
-//! Path-based multidestination worms on the cycle model (issue #6): every
+//! Path-based multidestination worms on the cycle model: every
 //! worm of every scheme delivers exactly its destinations (proptest on random
 //! meshes, sources and sets), heavy random load trips no deadlock detector,
 //! and runs are deterministic.
@@ -226,7 +226,7 @@ fn unicast_skips_the_route() {
     }
 }
 
-/// Paper 004 Table 1: worms (= start-ups) per source for all-to-all
+/// \[BRCP\] Table 1: worms (= start-ups) per source for all-to-all
 /// broadcast on an n×n mesh, max and mean over sources. Prints every value
 /// (docs/results/mesh-brcp.md) and checks those the paper's formulas give.
 #[test]
@@ -337,7 +337,7 @@ fn bad_mesh_input_names_the_field() {
                 "network.routing=dor",
                 "network.faulty_links=[\"0,0,+x\"]",
             ],
-            // Faults on a mesh need a fault-tolerant scheme (issue 7).
+            // Faults on a mesh need a fault-tolerant scheme.
             "traffic.multicast_scheme",
         ),
         (
@@ -405,7 +405,7 @@ fn bad_mesh_input_names_the_field() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// XY-path (thesis 003 §3.3) worms from the origin, one message at a
+    /// XY-path (\[THESIS\] §3.3) worms from the origin, one message at a
     /// time on XY routing with waypoints at the guiding paths' turns: every
     /// destination receives the message exactly once.
     #[test]
@@ -433,7 +433,7 @@ proptest! {
     }
 }
 
-/// The thesis's worked example (10×10, s = 0,0, ALGORITHMS.md §B2: XY-path
+/// The thesis's worked example (10×10, s = 0,0, docs/references.md §B2: XY-path
 /// traffic 18, longest path 12) delivered on the cycle model.
 #[test]
 fn xy_path_thesis_example_on_the_cycle_model() {

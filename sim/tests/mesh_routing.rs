@@ -1,4 +1,4 @@
-//! Mesh routing functions (`router::mesh`, issue #6): every first hop on all
+//! Mesh routing functions (`router::mesh`): every first hop on all
 //! node pairs of small meshes against the functions' definitions, the
 //! address spaces, the channel classes, agreement with the paths the
 //! path-based source algorithms assume, and the malformed cases at a router.
@@ -53,7 +53,7 @@ fn expected(kind: RoutingKind, topo: &Topology, u: NodeId, v: NodeId) -> Dir {
                 Dir::YMinus
             }
         }
-        // Paper 004 §3.1: negative subnetwork (west, south) first.
+        // [BRCP] §3.1: negative subnetwork (west, south) first.
         RoutingKind::NegativeFirst => {
             if tx < x {
                 Dir::XMinus
@@ -65,7 +65,7 @@ fn expected(kind: RoutingKind, topo: &Topology, u: NodeId, v: NodeId) -> Dir {
                 Dir::YPlus
             }
         }
-        // Paper 001 §2.1 R, as the source algorithms implement it.
+        // [PATHOPT] §2.1 R, as the source algorithms implement it.
         RoutingKind::Hamiltonian => dir_to(topo, u, hamiltonian::r_next(topo, u, v)),
         _ => unreachable!(),
     }

@@ -1,5 +1,5 @@
-//! Tree multicast on the cycle model (issue 7): the thesis trees (VH, DIAG,
-//! DDS, MIN) and paper 002's fault-tolerant trees (Strategies 1–3, multiple
+//! Tree multicast on the cycle model: the thesis trees (VH, DIAG,
+//! DDS, MIN) and \[FTTREE\]'s fault-tolerant trees (Strategies 1–3, multiple
 //! unicast) as worms on mesh routers. Every worm set delivers exactly its
 //! destinations (scoreboard clean, no router error) on random fault-free and
 //! faulty meshes; no flit ever enters a faulty or disabled node; runs are

@@ -1,5 +1,5 @@
-//! The worked examples of thesis `003` §3.2 reproduced exactly (Examples
-//! 3.2.1.1/3.2.1.2 and their DDS/VH/torus variants; ALGORITHMS.md §C).
+//! The worked examples of \[THESIS\] §3.2 reproduced exactly (Examples
+//! 3.2.1.1/3.2.1.2 and their DDS/VH/torus variants; docs/references.md §C).
 
 use wormcast_sim::meshtree::{build, Algorithm, Grid, MulticastTree, Point};
 

@@ -1,4 +1,4 @@
-//! Properties of every tree of thesis `003` §3.2 on random 2-D/3-D meshes and
+//! Properties of every tree of \[THESIS\] §3.2 on random 2-D/3-D meshes and
 //! tori, sources anywhere: a tree rooted at the source reaching every
 //! destination over grid links only; DIAG/DDS/VH shortest-path (tree depth =
 //! grid distance); VH dimension-ordered; traffic and time lower bounds; the

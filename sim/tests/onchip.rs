@@ -1,4 +1,4 @@
-//! The on-chip generator and checker in the native model (issue 13): a
+//! The on-chip generator and checker in the native model: a
 //! finite run delivers every message and passes; the checker catches
 //! corruption; the LFSR is maximal; `pass` waits for the first epoch
 //! check, the drain window is far longer than any drain, and the epoch

@@ -24,7 +24,7 @@ fn thesis_example() -> (Topology, Vec<NodeId>) {
     (t, d)
 }
 
-/// Thesis 003 Example 3.3.1: XY-path traffic 18, longest path 12; LIN 26.
+/// \[THESIS\] Example 3.3.1: XY-path traffic 18, longest path 12; LIN 26.
 #[test]
 fn thesis_example_3_3_1() {
     let (t, d) = thesis_example();
@@ -58,7 +58,7 @@ fn thesis_example_3_3_1() {
     );
 }
 
-/// Paper 001 Fig. 2: labels of a 3-row, 4-column mesh are a snake.
+/// \[PATHOPT\] Fig. 2: labels of a 3-row, 4-column mesh are a snake.
 #[test]
 fn snake_labels() {
     let t = Topology::mesh(4, 3).unwrap();
@@ -198,7 +198,7 @@ fn bad_input_is_an_input_error() {
     assert_eq!(XyPartition::new(&torus).unwrap_err().field, "topology");
 }
 
-/// Paper 004 Figs. 5–6: the 8×8 example. The quadrant sets printed in §3.2
+/// \[BRCP\] Figs. 5–6: the 8×8 example. The quadrant sets printed in §3.2
 /// put the source at (4,3). Lists (b) column-greedy, (c) row-greedy,
 /// (d) column-greedy, (e) SW column-greedy; worms A = reversal(e) ∘ (b),
 /// B = (c), C = (d).

@@ -1,7 +1,7 @@
 //! Property tests of the path-based schemes against brute force on small
-//! meshes: OCMS minimal total traffic, OTMS minimal longest path (paper 001
+//! meshes: OCMS minimal total traffic, OTMS minimal longest path (\[PATHOPT\]
 //! Theorems 1 and 3), pure negative-first BRCP the minimum number of
-//! negative-first routing lists (paper 004 Theorem 1); and for every scheme,
+//! negative-first routing lists (\[BRCP\] Theorem 1); and for every scheme,
 //! every worm valid (see `pathbased_common::check`).
 
 mod pathbased_common;

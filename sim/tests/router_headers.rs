@@ -1,4 +1,4 @@
-//! Single-router tests of every header case of ARCHITECTURE §3, driving
+//! Single-router tests of every header case of docs/architecture.md §3, driving
 //! `router::step` directly with a router configuration taken from a real
 //! DSTM-1 tree pair on a 4×4 torus.
 

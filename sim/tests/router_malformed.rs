@@ -1,4 +1,4 @@
-//! One test per malformed-input case of ARCHITECTURE §3 / `RouterError`.
+//! One test per malformed-input case of docs/architecture.md §3 / `RouterError`.
 //! Each checks the one recovery rule: `err_count` goes up by one and
 //! `err_code` names the case; HEAD and BODY flits up to the TAIL are
 //! discarded; the TAIL is forwarded to the outputs the input had reserved

@@ -127,7 +127,7 @@ length = 4
         "t",
     )
     .unwrap();
-    // Random traffic clamps the default to the 8 other nodes (issue 16).
+    // Random traffic clamps the default to the 8 other nodes.
     assert_eq!(sc.validate().unwrap().dest_range, (4, 8));
     let mut sc = sc;
     sc.traffic.destinations = DestCount::Fixed(9);
@@ -135,7 +135,7 @@ length = 4
     assert_eq!(e.field, "traffic.destinations");
 }
 
-/// Issue 16 item 3/11: a value of the wrong type names `section.key`, the
+/// A value of the wrong type names `section.key`, the
 /// value and what is allowed; in a file with its line and column, from
 /// `--set` with the override that caused it.
 #[test]
@@ -243,7 +243,7 @@ fn type_errors_name_the_key_value_and_place() {
     assert_eq!(e.value, "rate = = 3");
 }
 
-/// Issue 16 item 2: warm-up and drain are bounded like the window, so no
+/// Warm-up and drain are bounded like the window, so no
 /// sum can wrap around.
 #[test]
 fn run_lengths_are_bounded() {
@@ -279,7 +279,7 @@ fn run_lengths_are_bounded() {
     assert_eq!(e.field, "run.warmup", "{e}");
 }
 
-/// Issue 16 item 13: the default destination count fits small tori, and
+/// The default destination count fits small tori, and
 /// changes nothing where it already fitted; errors quote the value as
 /// written, not Rust debug text.
 #[test]
@@ -306,7 +306,7 @@ fn default_destinations_clamp_to_small_networks() {
     assert_eq!(e.value, "100", "{e}");
 }
 
-/// Issue 16 item 11: validation errors can point into the file too.
+/// Validation errors can point into the file too.
 #[test]
 fn locate_finds_the_line_of_a_field() {
     use wormcast_sim::scenario::locate;

@@ -1,4 +1,4 @@
-//! Roskind–Tarjan matroid partition (paper 000 §5.3): two edge-disjoint
+//! Roskind–Tarjan matroid partition (\[DSTM\] §5.3): two edge-disjoint
 //! spanning trees for any torus and order, deterministic per seed, the
 //! Hamilton-path order of Fig. 7, and bad input naming the field.
 

@@ -1,4 +1,4 @@
-//! Theorems 5.1 and 5.2 of paper 000 (`shared/papers/000_727e9175829aec36.txt`
+//! Theorems 5.1 and 5.2 of \[DSTM\]
 //! §5.2, Appendix B) against the construction as implemented, R1 = (0,0),
 //! for every √N from 4 to 20. The assertions state what the code *gives*;
 //! where that differs from the paper the difference is explained in
@@ -128,7 +128,7 @@ fn metrics_64x64() {
 /// CD(DSTM-2) ≤ K + M − 2. The Fig. 5 root adjustment never lengthens the
 /// default DSTM-2 (it falls back to the plain Theorem 4.1 edges where it
 /// would), and the sizes where that fallback is taken are exactly the odd
-/// K × 3 tori (R2 = R1 there; docs/decisions.md "Issue 16").
+/// K × 3 tori (R2 = R1 there; docs/history/decisions-log.md "Hardening", Theorem 5.2 at small sizes).
 #[test]
 fn theorems_at_every_small_size() {
     let mut fallback = Vec::new();

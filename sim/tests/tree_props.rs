@@ -1,4 +1,4 @@
-//! Theorem 4.1 of paper 000 (`shared/papers/000_727e9175829aec36.txt` §4) as
+//! Theorem 4.1 of \[DSTM\] §4) as
 //! properties: for any K×M torus, any starting nodes, any of the 16 methods
 //! and both root choices, the two trees are spanning, edge-disjoint, leave
 //! exactly two links unused and are binary. The checks are recomputed here

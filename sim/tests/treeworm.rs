@@ -197,7 +197,7 @@ fn bad_trees_are_errors() {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
-    /// Paper-002 trees on faulty meshes (all three strategies) as worms: the
+    /// \[FTTREE\] trees on faulty meshes (all three strategies) as worms: the
     /// header walk uses exactly the tree's links (so never a faulty or
     /// disabled node) and reaches every routed destination exactly once.
     #[test]

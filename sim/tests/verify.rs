@@ -1,4 +1,4 @@
-//! `wormcast verify` (issue 14): the results the issue asks for, each
+//! `wormcast verify`: the verdict expected for each scheme (free or a cycle), each
 //! checked on the static model and, for every cycle, by the replay of its
 //! witness on the cycle model.
 
@@ -187,7 +187,7 @@ fn the_shipped_deadlock_examples_are_found_and_replayed() {
 }
 
 mod agreement {
-    //! Item 5 of issue 14: over random small configurations, a "free"
+    //! Over random small configurations, a "free"
     //! verdict survives long saturated runs, and a cycle found is either
     //! confirmed by a replay that deadlocks or reported as unconfirmed.
     use super::*;

@@ -1,5 +1,5 @@
-//! The header encoder (paper 000 Appendix A) checked by the reference walker
-//! (ARCHITECTURE §3 router contract): for random tori, constructions, sources
+//! The header encoder (\[DSTM\] Appendix A) checked by the reference walker
+//! (docs/architecture.md §3 router contract): for random tori, constructions, sources
 //! and destination sets the worm reaches exactly its destinations, reserves
 //! every directed link at most once, never sends an S=1 header up, and its
 //! header flits keep the §3.1.1 partial order with the LCA's flit first.

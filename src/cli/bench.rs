@@ -4,7 +4,7 @@
 //! any figure can be reproduced with `wormcast run --scenario`. The default
 //! set adds the BookSim2-matched 16×16 XY mesh (`examples/booksim-mesh-16x16.toml`,
 //! `sim/src/crosscheck.rs`) at 0.05 and 0.09 flits/node/cycle, the loads
-//! of the side-by-side timing with BookSim2 (issue 18); reproduce one with
+//! of the side-by-side timing with BookSim2; reproduce one with
 //! `wormcast run --scenario examples/booksim-mesh-16x16.toml --set traffic.rate=LOAD/16`. Scenarios run
 //! in-process from the smallest network to the largest and the peak resident
 //! memory (VmHWM) is read after each, so each reading is the peak up to and
@@ -125,7 +125,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             jobs.push((v.topo.nodes(), sc.traffic.rate, name, sc));
         }
     }
-    // Checked before the first run (issue 16); `-` sends the table to stderr.
+    // Checked before the first run; `-` sends the table to stderr.
     output::prepare(&[json_out.as_ref()])?;
     // Small networks first (so each peak-memory reading covers the largest
     // network so far), then by load.

@@ -1,6 +1,6 @@
 //! `wormcast bench --verilator`: the native kernel against the generated
 //! Verilog of the same fabric under Verilator, under the same traffic, in
-//! one session (issue 18's yardstick, `docs/performance.md`).
+//! one invocation (the yardstick of `docs/performance.md`).
 //!
 //! Three timings per load point: the native model alone (median of
 //! `--repeat` runs); `--engine verilator`, the Verilog driven by the native
@@ -23,7 +23,7 @@ use wormcast_sim::network::Network;
 /// bytes), checked before the run: the replay holds it in memory.
 pub const MAX_TRACE_BYTES: u64 = 1 << 30;
 
-/// The default points: the 4×4 DSTM-1 torus of the issue, 22 000 cycles,
+/// The default points: the 4×4 DSTM-1 torus, 22 000 cycles,
 /// from light load to saturation (msgs/node/cycle).
 pub const DEFAULT_RATES: [f64; 4] = [0.0016, 0.008, 0.012, 0.03];
 

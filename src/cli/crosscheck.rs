@@ -1,5 +1,5 @@
 //! `wormcast crosscheck`: the peer cross-check against BookSim2's published
-//! curve for the matched unicast XY mesh (issue 15, `sim/src/crosscheck.rs`,
+//! curve for the matched unicast XY mesh (`sim/src/crosscheck.rs`,
 //! `docs/results/booksim-crosscheck.md`). Prints the paper-style table
 //! (BookSim's value, ours, the ratio, the tolerance), optionally JSON and a
 //! plot of both curves; exits 1 when a point leaves its tolerance.
@@ -56,7 +56,7 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     // Outputs are checked before the runs; `--json -` sends the table to
-    // stderr (issue 16, `output`).
+    // stderr (`output`).
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;

@@ -1,5 +1,5 @@
 //! `wormcast ftree`: fault-tolerant tree multicast on a mesh with faulty
-//! blocks (paper 002, `sim::ftmesh`). Random trials give the paper's metric,
+//! blocks (\[FTTREE\], `sim::ftmesh`). Random trials give the paper's metric,
 //! total traffic steps, for Strategies 1–3 against multiple unicast;
 //! `--fig10` / `--fig11` sweep the paper's Figs. 10(2) and 11 and can plot
 //! them; `--dest-list` routes one explicit multicast and prints its tree.
@@ -154,7 +154,7 @@ fn run_inner(a: FtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
     if a.step == 0 {
         return Err(InputError::new("step", 0, "at least 1").into());
     }
-    // Every output is checked before the trials run (issue 16).
+    // Every output is checked before the trials run.
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     if let Some(path) = &a.plot {
@@ -347,7 +347,7 @@ fn single(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--greedy`: the greedy optimal multicast tree (paper 002 Definition 6,
+/// `--greedy`: the greedy optimal multicast tree (\[FTTREE\] Definition 6,
 /// Fig. 8(b); `ftmesh::greedy_tree`). Its traffic is the total length of
 /// its virtual edges (each realised by one minimal path); multiple unicast
 /// sends one minimal path per destination.

@@ -1,4 +1,4 @@
-//! Link heat maps (`run --heatmap`, `sweep --heatmap-dir`, issue 17 §2):
+//! Link heat maps (`run --heatmap`, `sweep --heatmap-dir`):
 //! where the hot links are and which sources starve, at a glance.
 //!
 //! Everything drawn comes from the kernel's own counters after the run:

@@ -5,7 +5,7 @@
 //! SIGKILL), and `timeout` sends its signal to the child and to the process
 //! group, so one request often arrives twice: a second signal must not lose
 //! the finished part of the run. It only repeats that the partial results
-//! are being written; a third one quits at once without writing (issue 16).
+//! are being written; a third one quits at once without writing.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Once;

@@ -1,5 +1,5 @@
-//! `wormcast mtree`: the thesis's tree multicast (VH, DIAG, DDS, MIN; thesis
-//! `003` §3.2, `sim::meshtree`) on 2-D and 3-D meshes and tori, with its
+//! `wormcast mtree`: the thesis's tree multicast (VH, DIAG, DDS, MIN;
+//! \[THESIS\] §3.2, `sim::meshtree`) on 2-D and 3-D meshes and tori, with its
 //! analytic metrics (traffic in links, one-port time in hops).
 //!
 //! `--dest-list` builds one multicast and prints each tree; otherwise random
@@ -117,7 +117,7 @@ fn run_inner(a: MtreeArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
         w => return Err(InputError::new("wraps", w, "`first` or `last`").into()),
     };
     let sampler: Sampler = a.sampler.trim().parse()?;
-    // Every output is checked before the work starts (issue 16).
+    // Every output is checked before the work starts.
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;

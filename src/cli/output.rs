@@ -1,5 +1,5 @@
 //! Every byte the command line writes goes through here, so output failures
-//! behave the same in every subcommand (issue 16):
+//! behave the same in every subcommand:
 //!
 //! * human text (`out!`, `outln!`) goes to stdout, or to stderr once a data
 //!   output (`--json -`, ...) has claimed stdout, so stdout stays parseable;

@@ -1,4 +1,4 @@
-//! `run --replay OUT.html` (issue 17 §3): one self-contained HTML page that
+//! `run --replay OUT.html`: one self-contained HTML page that
 //! replays a window of the run cycle by cycle.
 //!
 //! The trace is read from the kernel's registers after every clock edge,

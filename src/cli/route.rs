@@ -1,9 +1,9 @@
-//! `wormcast route`: the header flits (paper 000 §3.1.1, Appendix A) and the
+//! `wormcast route`: the header flits (\[DSTM\] §3.1.1, Appendix A) and the
 //! path of one unicast or multicast, as the reference walker
 //! (`wormcast_sim::walker`) follows them through the routers.
 //!
 //! On a mesh (`--topology mesh:KxM`) the message is planned by a mesh
-//! scheme (`--scheme`: path-based, thesis trees, paper-002 trees; the
+//! scheme (`--scheme`: path-based, thesis trees, \[FTTREE\] trees; the
 //! scenario's `traffic.multicast_scheme`) under a mesh routing function
 //! (`--routing`), and every worm's headers (turn points included) are
 //! walked through the routers (`treeworm::walk`).

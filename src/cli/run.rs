@@ -121,7 +121,7 @@ pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, Str
 }
 
 /// `load` plus validation; a bad value written in the file is reported
-/// with its line and column (issue 16), one set by `--set` with the flag.
+/// with its line and column, one set by `--set` with the flag.
 pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
     let sc = load(scenario, sets)?;
     if let Err(e) = sc.validate() {
@@ -169,7 +169,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
-    // Every output is checked before simulating (issue 16): a bad path
+    // Every output is checked before simulating: a bad path
     // costs nothing, and `-` sends the summary to stderr.
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let messages = a.messages.as_deref().map(|p| Dest::new("CSV", p));

@@ -1,4 +1,4 @@
-//! Sharded sweeps (issue 17 §1): `wormcast sweep --shard I/N` runs a
+//! Sharded sweeps: `wormcast sweep --shard I/N` runs a
 //! deterministic slice of a sweep's points, and `wormcast sweep-merge`
 //! puts the shards back together into exactly the JSON and plot one
 //! unsharded `wormcast sweep` writes. This is what a cluster job array runs

@@ -208,7 +208,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     if a.threads == Some(0) {
         return Err("invalid --threads = `0`: at least 1 (omit it to use every core)".into());
     }
-    // Every output is checked before any point runs (issue 16).
+    // Every output is checked before any point runs.
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;

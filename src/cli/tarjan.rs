@@ -1,4 +1,4 @@
-//! `wormcast trees --tarjan-table` (paper 000 Fig. 8), `--fault-table`
+//! `wormcast trees --tarjan-table` (\[DSTM\] Fig. 8), `--fault-table`
 //! (Figs. 11/12) and `--construction tarjan-{best,average,path}`: the
 //! Roskind–Tarjan comparison of §5.3 and the single-link faults of §7.
 //! Generators of `docs/results/fig8-tarjan.md` and

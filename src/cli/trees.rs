@@ -1,4 +1,4 @@
-//! `wormcast trees`: build two edge-disjoint spanning trees (paper 000 §4) and
+//! `wormcast trees`: build two edge-disjoint spanning trees (\[DSTM\] §4) and
 //! print computed checks and the §5 metrics (combined diameter, average
 //! distance). `--table A..B` prints the DSTM-1/DSTM-2 table of
 //! `docs/results/dstm-trees.md` next to Theorems 5.1/5.2.

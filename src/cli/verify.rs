@@ -1,4 +1,4 @@
-//! `wormcast verify`: the static deadlock check of issue 14
+//! `wormcast verify`: the static deadlock check
 //! (`wormcast_sim::verify`, docs/verify.md). Exit status 0 when the
 //! configuration is deadlock-free, 1 on a dependency cycle (confirmed by a
 //! replay or not), 2 on bad input.

@@ -1,5 +1,5 @@
 //! `wormcast verilog`: writes the Verilog of one router or of a whole
-//! fabric (ARCHITECTURE §7): DSTM tree routing or the SPAM baseline
+//! fabric (docs/architecture.md §7): DSTM tree routing or the SPAM baseline
 //! (`--routing spam`) on a torus, or a mesh routing function
 //! (`--routing hamiltonian|dor|negative_first`) on a mesh, optionally with a header setup delay
 //! (`--setup-cycles`), one `.v` file per top module plus a `manifest.json`
@@ -77,7 +77,7 @@ pub struct VerilogArgs {
     /// that would cross it to their NI: `divert_out` constants).
     #[arg(long, default_value = "global")]
     pub fault_info: String,
-    /// Write the self-checking FPGA top instead (issue 13): the fabric
+    /// Write the self-checking FPGA top instead: the fabric
     /// with an LFSR traffic generator per node and a checker per
     /// consumption channel, `pass`, `err_count` and a heartbeat; plus the
     /// iCE40-HX8K breakout board wrapper and its `.pcf`

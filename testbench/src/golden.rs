@@ -1,4 +1,4 @@
-//! Golden outputs (issue 15): a fixed set of scenarios whose key report
+//! Golden outputs: a fixed set of scenarios whose key report
 //! figures and per-message delivery log are stored in the repository, so a
 //! change that shifts one latency or one delivery cycle anywhere is caught.
 //!

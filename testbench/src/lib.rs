@@ -1,5 +1,5 @@
 //! Testbench: scenario regressions and co-simulation of the native model
-//! with its rust-hdl twin (ARCHITECTURE §2) and with the generated Verilog
+//! with its rust-hdl twin (docs/architecture.md §2) and with the generated Verilog
 //! under iverilog and Verilator.
 
 pub mod gate;

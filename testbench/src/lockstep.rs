@@ -1,5 +1,5 @@
 //! Lockstep co-simulation of the native router model and its rust-hdl twin
-//! (ARCHITECTURE §2, checks 1 and 2): same inputs every cycle, every output
+//! (docs/architecture.md §2, checks 1 and 2): same inputs every cycle, every output
 //! compared after every clock edge; the first difference is reported with
 //! its cycle, router and signal.
 

@@ -1,5 +1,5 @@
 //! The table of router signals compared between the native model and the
-//! generated Verilog (ARCHITECTURE §2, §4), under the names of
+//! generated Verilog (docs/architecture.md §2, §4), under the names of
 //! `rtl/src/names.rs`, the one place for them.
 //!
 //! Three names per signal:

@@ -1,8 +1,8 @@
 //! Vector tests of the *generated Verilog* against the native model
-//! (ARCHITECTURE §2 check 3, §7).
+//! (docs/architecture.md §2 check 3, §7).
 //!
 //! rust-hdl's own simulation and the Verilog it emits can disagree silently
-//! (RUST_HDL.md: operator precedence, 32-bit literals, narrowing casts,
+//! (docs/architecture.md §2, rust-hdl pitfalls: operator precedence, 32-bit literals, narrowing casts,
 //! dynamic part selects), so the lockstep tests of [`crate::lockstep`] do not
 //! cover the Verilog. Here the native model is run alone on a stimulus, every
 //! cycle's inputs and expected registers are written to hex files, and a

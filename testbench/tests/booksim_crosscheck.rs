@@ -1,4 +1,4 @@
-//! Peer cross-check in CI (issue 15, `sim/src/crosscheck.rs`): the matched
+//! Peer cross-check in CI (`sim/src/crosscheck.rs`): the matched
 //! 16×16 XY mesh must follow BookSim2's published latency curve at loads
 //! 0.01–0.09 flits/node/cycle and its saturation throughput, within the
 //! tolerances stored next to the reference (fixed from the two routers'

@@ -1,4 +1,4 @@
-//! The self-checking FPGA top (issue 13, `rtl/src/fpga_top.rs`) under
+//! The self-checking FPGA top (`rtl/src/fpga_top.rs`) under
 //! Verilator against the native model's twin of the same generators and
 //! checkers (`wormcast_sim::onchip`): every output port equal at every
 //! cycle for 100 000 cycles, every message checked on chip, `pass` 0 until

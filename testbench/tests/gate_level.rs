@@ -1,4 +1,4 @@
-//! Gate-level equivalence (issue 13 item 4): what yosys makes of the
+//! Gate-level equivalence: what yosys makes of the
 //! generated Verilog is checked too, not only the Verilog itself.
 //!
 //! One router (node 5 of the 4×4 DSTM-1 torus, the design of

@@ -1,4 +1,4 @@
-//! Golden outputs (issue 15, `testbench/src/golden.rs`): every case of
+//! Golden outputs (`testbench/src/golden.rs`): every case of
 //! `testbench/golden/cases.toml` must reproduce its stored figures and
 //! delivery-log hash exactly. With `WORMCAST_GOLDEN_BLESS=1`
 //! (`scripts/golden.sh --bless`) the expected files are rewritten instead.

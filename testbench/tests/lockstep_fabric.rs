@@ -1,4 +1,4 @@
-//! ARCHITECTURE §2 check 2: the rust-hdl 4×4 DSTM-1 torus equals the native
+//! docs/architecture.md §2 check 2: the rust-hdl 4×4 DSTM-1 torus equals the native
 //! network under real DSTM traffic (unicast + multicast), every link and NI
 //! port every cycle.
 
@@ -69,7 +69,7 @@ fn fabric_spam_setup_off_by_one_is_caught() {
     eprintln!("caught: {m}");
 }
 
-// ---- Paper 000 §7: local fault information in the RTL ----
+// ---- [DSTM] §7: local fault information in the RTL ----
 
 /// A 4×4 DSTM-1 torus whose link (2,1)+x is faulty, with local fault
 /// information. The link joins node 6 to its child 7 on tree 1, and node 6
@@ -92,7 +92,7 @@ fn fabric_4x4_local_fault_diversion_lockstep() {
     eprintln!("{st:?}");
     assert!(st.diverted >= 10, "diversions must occur: {st:?}");
     // Split points at the faulty link's ends whose healthy branches went on
-    // (paper 000 §7: only "the branch" is diverted).
+    // ([DSTM] §7: only "the branch" is diverted).
     assert!(st.diverted_link_heads >= 5, "{st:?}");
     assert!(st.multicasts > 50 && st.delivered > 500, "{st:?}");
 }
@@ -105,7 +105,7 @@ fn fabric_ignoring_local_fault_is_caught() {
     eprintln!("caught: {m}");
 }
 
-// ---- Issue 6: mesh fabrics under path-based multicast ----
+// ---- mesh fabrics under path-based multicast ----
 
 #[test]
 fn fabric_4x4_mesh_lockstep_each_function() {
@@ -141,9 +141,9 @@ fn fabric_mesh_masking_is_caught() {
     eprintln!("caught: {m}");
 }
 
-// ---- Issue 7: tree worms (turn points, detached branches) on mesh fabrics ----
+// ---- tree worms (turn points, detached branches) on mesh fabrics ----
 
-/// Thesis trees and paper-002 trees as worms (`sim/src/treeworm/`) on the
+/// Thesis trees and \[FTTREE\] trees as worms (`sim/src/treeworm/`) on the
 /// rust-hdl mesh fabric, fault-free and with a faulty node cut out of the
 /// fabric (its links unwired in both models): cycle-for-cycle equal to the
 /// native model. Tree worms can deadlock under concurrent load
@@ -166,7 +166,7 @@ fn fabric_4x4_mesh_tree_worms_lockstep() {
     }
 }
 
-// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+// ---- the deferred strip (docs/hardware.md 3h) ----
 
 /// The 4×4 DSTM-1 torus of routers with a one-cycle header setup delay and
 /// a deferred strip, under real unicast + multicast traffic.

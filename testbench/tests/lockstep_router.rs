@@ -1,4 +1,4 @@
-//! ARCHITECTURE §2 check 1: the rust-hdl router equals the native router,
+//! docs/architecture.md §2 check 1: the rust-hdl router equals the native router,
 //! every output (and every shared register) every cycle, on random stimuli
 //! with valid worms, malformed flits and random downstream back-pressure.
 
@@ -30,7 +30,7 @@ fn single_router_lockstep_100k() {
     assert!(total >= 100_000);
 }
 
-/// Local fault information (paper 000 §7): routers whose `divert_out`
+/// Local fault information (\[DSTM\] §7): routers whose `divert_out`
 /// marks faulty ports, under the random stimulus (worms for every node, so
 /// many would cross a faulty port): the RTL diverts exactly as the native
 /// router, HEADs kept, every flit to the class's channel until the TAIL.
@@ -123,7 +123,7 @@ fn broken_ready_is_caught() {
     assert!(m.signal.ends_with("_ready"), "{m}");
 }
 
-// ---- Issue 5: SPAM routing, header setup delay, consumption pools ----
+// ---- SPAM routing, header setup delay, consumption pools ----
 
 use wormcast_rtl::fabric_cfg::spam_configs;
 use wormcast_sim::config::RoutingKind;
@@ -242,7 +242,7 @@ fn setup_counter_off_by_one_is_caught() {
     eprintln!("caught (ports): {m}");
 }
 
-// ---- Issue 6: mesh routing functions (router/mesh.rs) ----
+// ---- mesh routing functions (router/mesh.rs) ----
 
 use wormcast_rtl::fabric_cfg::mesh_configs;
 
@@ -384,7 +384,7 @@ fn mesh_broken_models_are_caught() {
     eprintln!("caught (own address): {m}");
 }
 
-// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+// ---- the deferred strip (docs/hardware.md 3h) ----
 
 /// The default router with a deferred strip, without and with a one-cycle
 /// header setup delay (the fastest router on an iCE40, docs/hardware.md 3h), registers

@@ -1,4 +1,4 @@
-//! `wormcast run --engine verilator` (issue 15, `rtl/src/verilated.rs`):
+//! `wormcast run --engine verilator` (`rtl/src/verilated.rs`):
 //! the generated Verilog of a whole fabric under Verilator, driven by the
 //! Rust NIs, must give a JSON report identical to the native engine's
 //! (apart from wall time and speed), and a wrong model must stop the run at

@@ -1,4 +1,4 @@
-//! ARCHITECTURE §2 check 3: the *generated Verilog* equals the native model,
+//! docs/architecture.md §2 check 3: the *generated Verilog* equals the native model,
 //! under iverilog and Verilator, for one router (random stimuli: valid worms,
 //! malformed heads, garbage, random back-pressure) and for the 4×4 DSTM-1
 //! torus under real DSTM traffic. Deliberately wrong models must be caught
@@ -205,7 +205,7 @@ fn router_verilog_matches_native_and_wrong_models_are_caught() {
     );
 }
 
-/// Local fault information (paper 000 §7) in the generated Verilog: node 5
+/// Local fault information (\[DSTM\] §7) in the generated Verilog: node 5
 /// with its +x and -y ports faulty diverts, HEADs kept, every worm whose
 /// branch would cross them; iverilog and Verilator equal the native router
 /// every cycle, and the same vectors from a router that ignores the faulty
@@ -354,7 +354,7 @@ fn fabric_4x4_verilog_matches_native_and_waveforms_agree() {
     );
 }
 
-// ---- Issue 5: SPAM routing and the header setup delay in the Verilog ----
+// ---- SPAM routing and the header setup delay in the Verilog ----
 
 fn spam_params(setup_cycles: u32) -> RouterParams {
     RouterParams {
@@ -451,7 +451,7 @@ fn spam_fabric_verilog_matches_native() {
     assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
 }
 
-// ---- Issue 12: the deferred strip (docs/hardware.md 3h) ----
+// ---- the deferred strip (docs/hardware.md 3h) ----
 
 /// Cycles for the deferred-strip router (both simulators).
 const STRIP_ROUTER_CYCLES: usize = 3_000;
@@ -504,7 +504,7 @@ fn deferred_strip_router_verilog_matches_native() {
     );
 }
 
-// ---- Issue 6: mesh routing functions ----
+// ---- mesh routing functions ----
 
 /// Cycles per mesh router (each of three functions, both simulators).
 const MESH_ROUTER_CYCLES: usize = 4_000;
@@ -606,7 +606,7 @@ fn mesh_fabric_verilog_matches_native() {
 #[test]
 fn faulty_mesh_tree_worms_verilog_match_native() {
     let dir = out_dir("vectors_faulty_mesh_trees");
-    // Paper-002 Strategy-3 trees (turn points, detached branches) as worms
+    // [FTTREE] Strategy-3 trees (turn points, detached branches) as worms
     // on a 4×4 XY mesh with node (2,1) faulty: the generated fabric leaves
     // the node out exactly as the native one does (its links tied off),
     // and every router's ports are compared every cycle under both

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Paper 004 Fig. 10 on the cycle model: latency vs number of destinations at
+# [BRCP] Fig. 10 on the cycle model: latency vs number of destinations at
 # arrival rate 0.006 per us per node = 0.00003 per cycle (1 cycle = 5 ns).
 set -e
 D=docs/results/mesh-brcp

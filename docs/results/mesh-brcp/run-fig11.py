@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Paper 004 Fig. 11 setting on the cycle model: multiple multicast, S
+"""[BRCP] Fig. 11 setting on the cycle model: multiple multicast, S
 sources (128 or 256) each send one multicast at cycle 0 to D random
 destinations; 1 injection channel, 50-flit messages, start-up 1000 cycles,
 crossbar/injection latency 5 ns = 1 setup cycle. SCHL is not modelled.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Paper 004 Fig. 9 on the cycle model: latency vs arrival rate, 10/20/30
+# [BRCP] Fig. 9 on the cycle model: latency vs arrival rate, 10/20/30
 # destinations, four schemes. Run from the repository root after
 # `cargo build --release`; about 4 min per destination count on 2 threads.
 set -e

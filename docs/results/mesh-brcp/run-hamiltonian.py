@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""OCMS vs OTMS vs dual-path vs multi-path on the cycle model (paper 001
+"""OCMS vs OTMS vs dual-path vs multi-path on the cycle model ([PATHOPT]
 schemes, hamiltonian routing), base.toml system, 20 destinations, low and
 high load. Traffic = flit-hops per delivered message (all flits, HEADs
 included). Writes hamiltonian.json. Run from the repository root."""

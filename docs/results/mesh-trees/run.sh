@@ -1,8 +1,8 @@
 #!/bin/bash
-# Issue 7 on the cycle model (docs/results/mesh-trees-latency.md): tree
+# Tree multicast on the cycle model (docs/results/mesh-trees-latency.md): tree
 # multicast (thesis VH/DIAG/DDS/MIN on XY) vs path-based schemes on a 16x16
-# mesh, and paper 002's fault-tolerant trees vs multiple unicast on a faulty
-# 16x16 mesh. Base: the paper-004 system of docs/results/mesh-brcp/base.toml
+# mesh, and [FTTREE]'s fault-tolerant trees vs multiple unicast on a faulty
+# 16x16 mesh. Base: the [BRCP] system of docs/results/mesh-brcp/base.toml
 # (4 inj + 4 cons channels, start-up 1000 cycles serial, 10..100 flits,
 # window 100000 cycles), three traffic seeds. Run from the repository root
 # after `cargo build --release`; under a minute on 2 threads. A sweep whose

@@ -1,11 +1,11 @@
 //! Mesh routing functions of one input (native `MeshConsts::route` in
-//! `sim/src/router/mesh.rs`; docs/decisions.md "Issue 6 — mesh routing in
-//! the RTL"): the routing sub-block of a mesh router, one per input.
+//! `sim/src/router/mesh.rs`; docs/history/decisions-log.md "Mesh
+//! routing in the RTL"): the routing sub-block of a mesh router, one per input.
 //!
-//! * [`HamRoute`]: Hamiltonian R (paper 001 §2.1), for dual-path and
+//! * [`HamRoute`]: Hamiltonian R (\[PATHOPT\] §2.1), for dual-path and
 //!   multi-path worms: among the neighbours whose label lies between this
 //!   router's and `Node`'s, the one closest to `Node`.
-//! * [`GridRoute`]: `dor` (XY) and `negative_first` (paper 004 §3.1, BRCP),
+//! * [`GridRoute`]: `dor` (XY) and `negative_first` (\[BRCP\] §3.1, BRCP),
 //!   on packed addresses split into x and y with a mask and a constant
 //!   shift; only the chosen function's port order is emitted.
 //!
@@ -40,7 +40,7 @@ pub struct HamRoute<const W: usize> {
     /// those bits: as in [`super::tree::TreeRoute`], a `Node` with a higher
     /// bit set is out of range, and the port of an out-of-range `Node` is
     /// never read (the range error comes first), so the comparators need
-    /// only the low bits (issue 12 item 3, area).
+    /// only the low bits (area).
     nmask: Constant<Bits<W>>,
     hz: Signal<Local, Bit>,
     hl: Signal<Local, Bits<W>>,

@@ -1,11 +1,11 @@
-//! Header decode of one input (ARCHITECTURE §3 "Input port"): the shared
+//! Header decode of one input (docs/architecture.md §3 "Input port"): the shared
 //! skeleton of every routing function. The routing function itself is a
 //! sub-block per input, one file per function as on the native side
-//! (issue 12 item 3): [`tree`] (up/down tree routing, paper 000 §3.1.2 and
-//! §3.2.2), [`spam`] (the SPAM baseline, paper 000 §2, ALGORITHMS.md §A;
+//! (so that synthesis sees only the blocks a router uses): [`tree`] (up/down tree routing, \[DSTM\] §3.1.2 and
+//! §3.2.2), [`spam`] (the SPAM baseline, \[DSTM\] §2, docs/references.md §A;
 //! a SPAM router has the tree block too, for S=1 headers) and [`mesh`]
-//! (`hamiltonian`, paper 001 §2.1; `dor`; `negative_first`, paper 004
-//! §3.1; ALGORITHMS.md §B). A router instantiates only the blocks its
+//! (`hamiltonian`, \[PATHOPT\] §2.1; `dor`; `negative_first`, \[BRCP\]
+//! §3.1; docs/references.md §B). A router instantiates only the blocks its
 //! routing function uses ([`crate::decoders::Decoders`] wires them), so a
 //! torus router carries no mesh logic and a mesh router no tree tables.
 //!
@@ -18,8 +18,8 @@
 //! and from the block's answer and the node's constant tables makes the
 //! first-HEAD checks and outcome, or for a later flit of a worm its
 //! trailing-HEAD outcome against the worm's first HEAD (`worm`). Its
-//! result (`side`, `SIDE_W` bits) is stored beside the head (issue 12
-//! item 3: the table compares and the trailing rules leave the paths from
+//! result (`side`, `SIDE_W` bits) is stored beside the head (timing:
+//! the table compares and the trailing rules leave the paths from
 //! the FIFO head through the arbiter and through the send handshake, which
 //! had set the router's clock). The second half reads the head, its stored
 //! pre-decode and the input's registers, and decides the input's action
@@ -38,8 +38,8 @@
 //! address space, setup delay) are `Constant`s, i.e. `localparam`s in the
 //! Verilog.
 //!
-//! Mesh split points (`sim/src/router/mesh.rs`, docs/decisions.md "Issue 6
-//! — mesh routing in the RTL"): a C=1 header takes its arrival group's pool
+//! Mesh split points (`sim/src/router/mesh.rs`, docs/history/decisions-log.md
+//! "Mesh routing in the RTL"): a C=1 header takes its arrival group's pool
 //! (a constant of the input); a trailing HEAD follows `mesh::trailing_head`
 //! (one reserved link: that link; several: the function's port if
 //! reserved; no `head_for_me_after_split`).
@@ -49,7 +49,7 @@
 //! `setup` counter is below `setup_cycles`; the router core counts `setup` up
 //! on `setup_wait` and clears it on every pop, as `router::step` does.
 //!
-//! The request is pre-decoded (issue 12 item 3, timing): it is the head's
+//! The request is pre-decoded (timing): it is the head's
 //! stored pre-decode (`req`, read only when it may request), and whether
 //! it may request (the arbiter's `rq`: idle, setup done, a well-formed
 //! first HEAD at the head, `hd_ok`) is one LUT of registers in the router
@@ -65,7 +65,7 @@
 //! lowest free channel of its class's pool, else the lowest of the pool,
 //! from the `owned` mask of this cycle.
 //!
-//! Local fault information (paper 000 §7, `routing::diversion`): with tree
+//! Local fault information (\[DSTM\] §7, `routing::diversion`): with tree
 //! routing, a first HEAD whose branch would cross a faulty output of the
 //! router's `divert_out` mask (a tied-off table input; 0 = no fault,
 //! which synthesis folds away) is not stripped and requests the
@@ -104,7 +104,7 @@ const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 /// trailing-HEAD outcome instead ([`Decode::worm`]): error (1); its code,
 /// else the one link a split sends it to (4); split (1).
 ///
-/// Why the code and the link request share bits (issue 12, area): a first
+/// Why the code and the link request share bits (area): a first
 /// HEAD either raises an error, whose code is all the head needs, or
 /// requests links, and never both; one field saves four flip-flops a slot
 /// and their head multiplexers. Why the two outcomes share bits: which one
@@ -119,7 +119,7 @@ const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 pub const SIDE_W: usize = 16;
 /// The "may request" bit of `SIDE_W` (`hd_ok`), so that registers alone
 /// say whether the arbiter has a request
-/// (issue 12 item 3, timing; see `Decode::req`). A HEAD without a
+/// (timing; see `Decode::req`). A HEAD without a
 /// first-HEAD error always requests something: its links, or its class's
 /// consumption pool, which is never empty (`RouterParams::pool_of`); a
 /// HEAD for this node with neither is the `NoOutput` error. So "no error"
@@ -141,7 +141,7 @@ pub struct Decode<const W: usize> {
     /// FIFO head and whether the FIFO holds a flit.
     pub head: Signal<In, Bits<W>>,
     /// The flit entering the FIFO's head slot if slot 0 loads this cycle,
-    /// and its pre-decode, loaded beside it (issue 12 item 3): the
+    /// and its pre-decode, loaded beside it: the
     /// routing function of a flit depends only on the flit, the node's
     /// constant tables and the worm register, so it is computed while the
     /// flit enters the head slot, off the path from the head through the
@@ -158,8 +158,7 @@ pub struct Decode<const W: usize> {
     /// trailing HEAD's outcome (`routing::trailing_head`) depends on the
     /// flit and on what its worm's first HEAD reserved, whose link part and
     /// size are that HEAD's pre-decode. So the outcome is decided as the
-    /// flit enters the head slot and stored beside it (issue 12 item 3,
-    /// timing): the
+    /// flit enters the head slot and stored beside it (timing): the
     /// class, range and split checks and the child-port choice leave the
     /// path from the FIFO head through the send handshake to the output
     /// registers' enables, which had set the router's clock.
@@ -171,7 +170,7 @@ pub struct Decode<const W: usize> {
     /// for a worm that reserves (its links lie within them) or for one
     /// that does not (an error: its input discards the worm without
     /// reading them), but lets synthesis drop the other link bits and the
-    /// trailing-HEAD logic that reads them (issue 12 item 3, area;
+    /// trailing-HEAD logic that reads them (area;
     /// docs/hardware.md 3l). The request is masked on the arbiter's input
     /// (`Router`), not here.
     pub reach: Signal<In, Bits<O_W>>,
@@ -335,7 +334,7 @@ pub struct Decode<const W: usize> {
     /// Chains over the reserved bits: `r_seen[k]` = one of bits 0..k is
     /// set, `r_two[k]` = two of them are; `multi` = `r_two[8]` (`MASK_W`
     /// is 8; rust-hdl needs literal indices).
-    /// Why a chain and not `x & (x - 1) != 0` (issue 12, timing): the
+    /// Why a chain and not `x & (x - 1) != 0` (timing): the
     /// subtraction maps to a carry chain on the router's longest path
     /// (reservation → trailing-HEAD decision → `go`); this is a few LUTs.
     r_seen: Vec<Signal<Local, Bit>>,
@@ -604,7 +603,7 @@ impl<const W: usize> Logic for Decode<W> {
         // The class the link checks and the pool read: at a link input the
         // link's (a constant per node), since every outcome that reads them
         // comes after the class check, which a header of another class
-        // fails (issue 12 item 3, area; `tree` module doc).
+        // fails (area; `tree` module doc).
         self.lcls.next = self.hcls.val();
         if self.arr_is_link.val() {
             self.lcls.next = self.arr_cls.val();
@@ -785,7 +784,7 @@ impl<const W: usize> Logic for Decode<W> {
         // A worm that a link input keeps has that link's class (a first
         // HEAD of another class is `BadClass`, and its input discards the
         // worm without reading this): the constant instead of the stored
-        // bits, which synthesis then drops (issue 12 item 3, area).
+        // bits, which synthesis then drops (area).
         if self.arr_is_link.val() {
             self.w_cls.next = self.arr_cls.val();
         }
@@ -978,7 +977,7 @@ impl<const W: usize> Logic for Decode<W> {
         // The request is always the head's (read only with `rq`).
         self.req.next = self.t_cons.val() | bit_cast::<MASK_W, O_W>(self.q_links.val());
         // What the router core reads only under a condition is decided
-        // without it (issue 12 item 3, area: the conditions were a second
+        // without it (area: the conditions were a second
         // copy of the state machine below in front of each of these
         // outputs; docs/hardware.md 3n). The core reads `strip` and
         // `divert` only with a grant, which needs `rq` (an idle input, a

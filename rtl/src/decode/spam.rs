@@ -1,4 +1,4 @@
-//! SPAM routing of one input (paper 000 §2, ALGORITHMS.md §A; native
+//! SPAM routing of one input (\[DSTM\] §2, docs/references.md §A; native
 //! `routing::spam_first_head` in `sim/src/router/routing.rs` and the table
 //! of `sim/src/router/spam.rs`): the routing sub-block a SPAM router adds
 //! to the tree block (an S=1 header goes down the tree).

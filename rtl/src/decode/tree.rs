@@ -1,10 +1,10 @@
-//! Up/down tree routing of one input (paper 000 §3.1.2 and §3.2.2; native
+//! Up/down tree routing of one input (\[DSTM\] §3.1.2 and §3.2.2; native
 //! `TreeTable::route` in `sim/src/trees` and `routing::first_head` in
 //! `sim/src/router/routing.rs`): the routing sub-block of a torus router,
 //! with `tree` and with `spam` routing (an S=1 SPAM header goes down the
 //! tree).
 //!
-//! Why a block of its own (issue 12 item 3): the native side keeps one file
+//! Why a block of its own: the native side keeps one file
 //! per routing function, and the RTL now has the same shape, a shared decode
 //! skeleton ([`super::Decode`]) and one sub-block per routing function, so
 //! a router carries exactly the routing logic its function uses (a mesh
@@ -16,7 +16,7 @@
 //! first child whose range holds it, else the parent port), and whether
 //! that port is the parent's (an S=1 header must not go up).
 //!
-//! Which class's table (issue 12 item 3, area): at a link input the
+//! Which class's table (area): at a link input the
 //! table of the link's class, a constant per node, instead of a mux by the
 //! header's class, unless the node has faulty outputs. A header of another
 //! class fails the class check, which comes first in both
@@ -67,8 +67,7 @@ pub struct TreeRoute<const W: usize> {
     /// The low `b` bits of an address, `b` = the bits of `node_count - 1`:
     /// every label in the tables is below `node_count`, so a `Node` with a
     /// bit set above them is out of range, below no child and nobody's own
-    /// number, and every compare needs only the low `b` bits (issue 12 item
-    /// 3, area: 4-bit instead of 22-bit comparators on a 4×4 torus with
+    /// number, and every compare needs only the low `b` bits (area: 4-bit instead of 22-bit comparators on a 4×4 torus with
     /// 32-bit flits). `NodeTables::new` asserts the tables fit.
     nmask: Constant<Bits<W>>,
     /// `Node`'s bits above the address width are all 0: the FIFO's

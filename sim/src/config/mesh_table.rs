@@ -1,6 +1,6 @@
 //! The per-router constants of the mesh routing functions and the one node
-//! ↔ header-address mapping every encoder, router and check uses (issue
-//! #6; the functions themselves are in `router::mesh`). Part of the router
+//! ↔ header-address mapping every encoder, router and check uses (the
+//! functions themselves are in `router::mesh`). Part of the router
 //! contract (`config`), below the routing functions that read it.
 
 use super::RoutingKind;
@@ -69,7 +69,7 @@ pub struct MeshConsts {
 /// Consumption groups by arrival port, chosen so that a worm waiting for a
 /// consumption channel only ever waits for worms whose next channel comes
 /// later in the routing function's channel order (no consumption-channel
-/// deadlock, docs/decisions.md Issue 6):
+/// deadlock, docs/decisions.md "Mesh routing functions"):
 /// * `hamiltonian`: the class of the arriving channel (HIGH worms continue
 ///   to larger labels, LOW to smaller): 2 groups;
 /// * `negative_first`: the phase of the arriving channel, negative (from the

@@ -1,4 +1,4 @@
-//! SPAM baseline routing (paper 000 §2 and its ref. \[11\]; ALGORITHMS.md §A):
+//! SPAM baseline routing (\[DSTM\] §2 and its ref. \[11\]; docs/references.md §A):
 //! one BFS spanning tree, every other link a cross link, all links one class.
 //!
 //! A link traversal u→v is *up* when v ranks below u by (tree depth, node

@@ -1,5 +1,5 @@
-//! Header encoding for tree multicast: paper 000 Appendix A (only lines 31–36
-//! of the pseudo-code survive; the rest is reconstructed in ALGORITHMS.md §A).
+//! Header encoding for tree multicast: \[DSTM\] Appendix A (only lines 31–36
+//! of the pseudo-code survive; the rest is reconstructed in docs/references.md §A).
 //!
 //! Depth-first from the LCA of the destination set. At node `v` with the
 //! sorted list `L(v)` of destinations in its subtree, `L(v)` is split into the

@@ -1,4 +1,4 @@
-//! The DSTM source side (paper 000): header encoding and the tree policy.
+//! The DSTM source side (\[DSTM\]): header encoding and the tree policy.
 
 pub mod encode;
 pub mod policy;

@@ -1,4 +1,4 @@
-//! DSTM traffic policy (paper 000 §3.2.1, ALGORITHMS.md §A): a unicast takes
+//! DSTM traffic policy (\[DSTM\] §3.2.1, docs/references.md §A): a unicast takes
 //! the tree with the shorter path, ties to tree 0 so that one pair of nodes
 //! never uses two trees and cannot see its messages overtake each other; a
 //! multicast takes a tree drawn from the caller's seeded RNG. With a faulty
@@ -25,7 +25,7 @@ pub fn unicast_tree(trees: &[SpanningTree], s: NodeId, d: NodeId) -> usize {
     best
 }
 
-/// Global fault information (paper 000 §7, ALGORITHMS.md §A "Single-link
+/// Global fault information (\[DSTM\] §7, docs/references.md §A "Single-link
 /// fault tolerance"): the distance table of the faulty tree counts the
 /// faulty link as infinitely long, so a unicast whose path on that tree
 /// crosses the link takes the other tree; otherwise the fault-free rule

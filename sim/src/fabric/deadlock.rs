@@ -1,4 +1,4 @@
-//! The deadlock detector (ARCHITECTURE §3). When an input has not moved a
+//! The deadlock detector (docs/architecture.md §3). When an input has not moved a
 //! flit for `threshold` cycles, the wait-for graph of all occupied inputs is
 //! built: a waiting first HEAD points at the inputs that own the outputs it
 //! requests; a waiting flit of an active worm points at the downstream inputs

@@ -1,6 +1,6 @@
 //! A K×M torus or mesh of routers wired link to link, plus one network
 //! interface per node, advanced by the deterministic two-phase kernel
-//! (ARCHITECTURE §4). Every link handshake of a clock edge is decided by
+//! (docs/architecture.md §4). Every link handshake of a clock edge is decided by
 //! registers before it (upstream `out.valid`, downstream registered
 //! `ready`), so phase 1 ([`Fabric::evaluate`], plus [`Fabric::inject`] for
 //! the NIs) moves each flit that crosses a link at this edge straight into

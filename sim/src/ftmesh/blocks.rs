@@ -1,12 +1,12 @@
 //! Faulty blocks: the disable rule iterated to a fixpoint, then the connected
 //! faulty/disabled nodes grouped into rectangles.
 //!
-//! Paper `002_897996e9973876c0.txt` §3.3, Definition 1: "a healthy node is
+//! \[FTTREE\] §3.3, Definition 1: "a healthy node is
 //! disabled if there are two or more disabled or faulty neighbours in
 //! different dimensions. A faulty block contains all the connected disabled
 //! and faulty nodes." The rule makes every block a rectangle and keeps blocks
 //! at least two hops apart, which is what lets a header avoid a block from
-//! information stored on four straight lines around it (ALGORITHMS.md §D).
+//! information stored on four straight lines around it (docs/references.md §D).
 
 use super::Coord;
 use crate::error::{InputError, InputResult};

@@ -1,10 +1,10 @@
-//! The random trials of paper `002_897996e9973876c0.txt` §6 (Figs. 10–11):
+//! The random trials of \[FTTREE\] §6 (Figs. 10–11):
 //! a mesh with random faulty nodes, a random multicast set, the three
 //! strategies and multiple unicast on the same instance.
 //!
 //! The paper does not say where the source sits or what happens to
 //! destinations without a minimal path; our choices (docs/decisions.md,
-//! issue 7 — paper 002) are the [`SourceChoice`] and [`Keep`] options.
+//! "\[FTTREE\] fault-tolerant trees") are the [`SourceChoice`] and [`Keep`] options.
 
 use super::{extended_safe, multicast, Coord, FaultyMesh, Strategy};
 use crate::error::{InputError, InputResult};

@@ -1,5 +1,5 @@
 //! The greedy optimal-multicast-tree heuristic (Definition 6, after Lin–Ni
-//! \[16\]) in the time-step-optimal form of paper `002_897996e9973876c0.txt`
+//! \[16\]) in the time-step-optimal form of \[FTTREE\]
 //! §4.2, with fault eligibility.
 //!
 //! Destinations are taken nearest first; each hangs from the point `w` of an

@@ -1,5 +1,5 @@
 //! Fault-tolerant tree multicast on a 2-D mesh with faulty blocks — paper
-//! `002_897996e9973876c0.txt` (Wu & Chen), ALGORITHMS.md §D.
+//! \[FTTREE\] (Wu & Chen), docs/references.md §D.
 //!
 //! Pure, deterministic functions: given the faulty nodes, a source and a
 //! multicast set, [`multicast`] returns the multicast tree the set-up phase

@@ -1,7 +1,7 @@
 //! The quadrant frame, the adjacent lines L1/L3 of each block, regions R4/R6,
 //! and the transfer of block information between intersecting blocks.
 //!
-//! Paper `002_897996e9973876c0.txt` §3.3 (Figs. 3 and 4) and §7.2 (Fig. 12).
+//! \[FTTREE\] §3.3 (Figs. 3 and 4) and §7.2 (Fig. 12).
 //! The paper works in the +X+Y quadrant with the source at the origin; the
 //! other three quadrants are its mirror images (one virtual subnetwork each),
 //! so [`Frame`] maps a quadrant to that picture and back.

@@ -1,6 +1,6 @@
 //! The set-up phase of the minimal multicast algorithm, header by header.
 //!
-//! Paper `002_897996e9973876c0.txt` §4.1 ("Multicast algorithm for 2-D mesh
+//! \[FTTREE\] §4.1 ("Multicast algorithm for 2-D mesh
 //! with faulty blocks"), in the +X+Y frame of `regions`:
 //! 1. a header at a destination delivers and drops it;
 //! 2. it classifies every destination (Definition 3): X-bound if on the

@@ -1,7 +1,7 @@
 //! Extended safety levels: per node the vector (E, S, W, N) of distances to
 //! the nearest faulty block straight east, south, west and north.
 //!
-//! Paper `002_897996e9973876c0.txt` §3.3 (after Wu \[34\]): a source is
+//! \[FTTREE\] §3.3 (after Wu \[34\]): a source is
 //! *extended safe* to a destination when no block lies on the source's row
 //! or column inside the source–destination rectangle; then a minimal path
 //! exists (Theorem 1 restricted to that rectangle). The source checks it

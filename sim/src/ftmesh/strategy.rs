@@ -1,10 +1,10 @@
 //! The three strategies that place the *undetermined* destinations of a
 //! separating point in the X-bound or the Y-bound group.
 //!
-//! Paper `002_897996e9973876c0.txt` §4.2:
+//! \[FTTREE\] §4.2:
 //! 1. random (seeded here);
 //! 2. X if x_off > y_off, Y if x_off < y_off, "arbitrarily" on a tie — we
-//!    take X on a tie (docs/decisions.md, issue 7 — paper 002);
+//!    take X on a tie (docs/decisions.md, "\[FTTREE\] fault-tolerant trees");
 //! 3. greedy: an X-tree and a Y-tree rooted at the separating point, built
 //!    with the greedy MT of Definition 6 from the X-bound and the Y-bound
 //!    destinations, merged at the root; the undetermined destinations are

@@ -4,7 +4,7 @@
 //!
 //! A tree node is a *visit* (a node reached by one header), not a mesh node:
 //! under Strategies 1 and 2 two branches can cross the same mesh node, and the
-//! quadrant subnetworks of paper `002_897996e9973876c0.txt` §7.2 may even use
+//! quadrant subnetworks of \[FTTREE\] §7.2 may even use
 //! the same link from the source, each in its own virtual network. In visit
 //! space the result is always a tree rooted at the source.
 

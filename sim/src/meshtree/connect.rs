@@ -1,11 +1,11 @@
 //! CONNECT(T, u) — the step shared by DIAG (Alg. 3.2.1.2 step 3, Alg. 3.2.1.5)
-//! and DDS (Alg. 3.2.2.2 step 2) in thesis `003` §3.2:
+//! and DDS (Alg. 3.2.2.2 step 2) in \[THESIS\] §3.2:
 //!
 //! 1. if `u` is already in the tree, nothing is added;
 //! 2. otherwise take the tree node `c` inside zone{s ⇔ u} (so `c ≤ u`
 //!    componentwise, local coordinates) nearest to `u` (Manhattan);
 //!    **ties:** the smallest coordinate in the highest dimension first, i.e.
-//!    the least `(z, y, x)` (ALGORITHMS.md §C; it reproduces every example:
+//!    the least `(z, y, x)` (docs/references.md §C; it reproduces every example:
 //!    DDS mesh connects (6,6) to (6,4), not to (4,6));
 //! 3. add the dimension-ordered path `c → u` (X, then Y, then Z).
 //!

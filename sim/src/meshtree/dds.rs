@@ -1,4 +1,4 @@
-//! DDS — Dimensional Distance Sorted (thesis `003` §3.2.2): destinations are
+//! DDS — Dimensional Distance Sorted (\[THESIS\] §3.2.2): destinations are
 //! sorted by the dimensional-distance comparator of Alg. 3.2.2.1 and joined
 //! one by one with [`CONNECT`](super::connect) to a tree that starts as the
 //! source alone (Alg. 3.2.2.2).

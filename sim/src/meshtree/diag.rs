@@ -1,4 +1,4 @@
-//! DIAG (thesis `003` §3.2.1: Alg. 3.2.1.1/3.2.1.2 in 2-D, 3.2.1.4/3.2.1.5 in
+//! DIAG (\[THESIS\] §3.2.1: Alg. 3.2.1.1/3.2.1.2 in 2-D, 3.2.1.4/3.2.1.5 in
 //! 3-D, §3.2.1.7 for n-D):
 //!
 //! 1. the diagonal node `d` = componentwise maximum of the destinations;

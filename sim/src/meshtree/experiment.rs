@@ -1,4 +1,4 @@
-//! The averaged experiments of thesis `003_64015fd7991abd7b.txt` §4.1.3 and
+//! The averaged experiments of \[THESIS\] §4.1.3 and
 //! §4.2 (Figures 4.2.1–4.2.16): per number of destinations K, the mean
 //! traffic and one-port time of VH, DIAG, DDS and MIN over random multicasts,
 //! every algorithm on the same samples; and the thesis's own means, the

@@ -1,5 +1,5 @@
 //! Small n-dimensional (2-D and 3-D) meshes and tori for the thesis tree
-//! algorithms (thesis `003` §3.1.2, Definitions 2.1.1/2.1.2).
+//! algorithms (\[THESIS\] §3.1.2, Definitions 2.1.1/2.1.2).
 //!
 //! [`crate::topology::Topology`] only knows 2-D K×M networks; the thesis also
 //! works on 3-D ones, so this module keeps its own coordinate type. Axis 0 is

@@ -1,4 +1,4 @@
-//! MIN — the pro-traffic baseline the thesis compares against (`003`
+//! MIN — the pro-traffic baseline the thesis compares against (\[THESIS\]
 //! §3.2.2.1, §3.2.3; from Lin \[1\]/\[22\]). The thesis gives one sentence: "MIN
 //! constructs the multicast tree by alternatively choosing the node with the
 //! smallest coordinate in each dimension from the remaining destination nodes

@@ -1,6 +1,6 @@
 //! Tree-based multicast on 2-D and 3-D meshes and tori: VH, DIAG, DDS and the
-//! MIN baseline of the thesis `shared/papers/003_64015fd7991abd7b.txt` §3.1–3.2
-//! (ALGORITHMS.md §C), as pure functions returning a [`MulticastTree`] with the
+//! MIN baseline of the \[THESIS\] §3.1–3.2
+//! (docs/references.md §C), as pure functions returning a [`MulticastTree`] with the
 //! thesis's analytic **traffic** (links) and one-port **time** (hops).
 //!
 //! Each algorithm runs on a mesh with the source at the origin of a zone
@@ -164,7 +164,7 @@ fn validate(grid: &Grid, source: Point, dests: &[Point]) -> InputResult<()> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ZoneLinks {
     /// Before every other link: the thesis's stated assumption for its torus
-    /// examples (ALGORITHMS.md §C). The default.
+    /// examples (docs/references.md §C). The default.
     #[default]
     First,
     /// After every other link of the node (a variant, to test how the

@@ -1,4 +1,4 @@
-//! The multicast tree shared by every algorithm of thesis `003` §3.2, with the
+//! The multicast tree shared by every algorithm of \[THESIS\] §3.2, with the
 //! thesis's analytic cost model (§4.2.1):
 //!
 //! * **traffic** = |E(MT)|, the number of links of the tree;

@@ -1,4 +1,4 @@
-//! VH (Liu \[3\], thesis `003` §3.2.1.1, Figure 3.2.1.1): the union of the
+//! VH (Liu \[3\], \[THESIS\] §3.2.1.1, Figure 3.2.1.1): the union of the
 //! dimension-ordered paths `s → d` (X, then Y, then Z). Time optimal in the
 //! one-port model up to one delay hop: a node serves its X child first, then
 //! Y, then Z (with this order the 8×8 example gives 25 links / 13 hops, as

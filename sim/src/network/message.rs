@@ -49,7 +49,7 @@ impl Message {
 
 /// A re-injection of message `msg` by the NI of `node` after a router there
 /// diverted one of its branches away from a faulty link (local fault
-/// information, paper 000 §7): the branch's remaining destinations encoded
+/// information, \[DSTM\] §7): the branch's remaining destinations encoded
 /// on the good tree (`class`) with `node` as the source. The message
 /// identity is unchanged, so the scoreboard counts the deliveries at the
 /// final destinations.

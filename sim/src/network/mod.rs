@@ -1,5 +1,5 @@
 //! A whole network: fabric of routers, one NI per node, traffic, scoreboard
-//! and statistics, advanced cycle by cycle (ARCHITECTURE §4).
+//! and statistics, advanced cycle by cycle (docs/architecture.md §4).
 //!
 //! Per cycle: (1) new messages reach the NIs; (2) every active router
 //! samples its inputs from the current registers; (3) NIs read the same
@@ -81,7 +81,7 @@ pub struct Network {
     pub incomplete: u64,
     /// Router errors by code, counted from the per-cycle activity.
     pub error_kinds: std::collections::BTreeMap<u8, u64>,
-    /// The faulty link when it lies on a tree (paper 000 §7); `None` without
+    /// The faulty link when it lies on a tree (\[DSTM\] §7); `None` without
     /// faults or for a link on neither tree.
     pub fault: Option<SingleFault>,
     /// Re-injections queued by NIs after a diversion (local information).
@@ -92,7 +92,7 @@ pub struct Network {
     /// Healthy nodes, when some are cut out of a faulty mesh (empty: all
     /// nodes): the only sources and destinations random traffic draws.
     healthy: Vec<NodeId>,
-    /// Randomly drawn destinations the scheme could not reach (paper 002:
+    /// Randomly drawn destinations the scheme could not reach (\[FTTREE\]:
     /// no fault-free minimal path), dropped from their message.
     pub unreachable_dests: u64,
     /// Randomly drawn messages left without any reachable destination.
@@ -384,7 +384,7 @@ impl Network {
             return Ok(self.enqueue_plan(source, dests, length, plan));
         }
         // Global fault information: sources route around the faulty link
-        // (paper 000 §7); local: as if fault-free.
+        // ([DSTM] §7); local: as if fault-free.
         let known = match self.v.fault_info {
             FaultInfo::Global => self.fault.as_ref(),
             FaultInfo::Local => None,
@@ -578,7 +578,7 @@ impl Network {
                 length
             };
             if self.v.scheme.is_some_and(|k| k.fault_tolerant()) {
-                // Paper 002 routes only destinations with a fault-free
+                // [FTTREE] routes only destinations with a fault-free
                 // minimal path; the others are dropped and counted.
                 dests.sort_unstable();
                 let fm = self.v.ftmesh.as_ref().expect("mesh");
@@ -795,7 +795,7 @@ impl Network {
         self.nis[node as usize].sinks[c] = next;
     }
 
-    /// Local fault information (paper 000 §7): the NI of `node` has
+    /// Local fault information (\[DSTM\] §7): the NI of `node` has
     /// consumed a whole worm its router diverted on channel `c`. The C=1
     /// headers (post-order numbers on the worm's tree) are the branch's
     /// destinations: `node` itself is delivered now if it is one, the rest

@@ -1,4 +1,4 @@
-//! The network interface of one node (ARCHITECTURE §4): an injection queue,
+//! The network interface of one node (docs/architecture.md §4): an injection queue,
 //! the start-up latency, one sender per injection channel, and one sink per
 //! consumption channel that checks every flit against the scoreboard.
 //!
@@ -27,7 +27,7 @@ pub enum SendState {
 }
 
 /// An entry of the injection queue: a message, or a re-injection of one
-/// (local fault information, paper 000 §7).
+/// (local fault information, \[DSTM\] §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Job {
     pub msg: u32,
@@ -77,7 +77,7 @@ pub enum SinkState {
     /// at its TAIL instead of counted as a delivery.
     Receiving { msg: u32, index: u32, divert: bool },
     /// A worm a router diverted here because its branch met a faulty link
-    /// (local fault information, paper 000 §7): collecting its HEAD flits.
+    /// (local fault information, \[DSTM\] §7): collecting its HEAD flits.
     DivertHeads,
     /// A damaged worm: ignore up to its TAIL.
     Skipping,

@@ -1,7 +1,7 @@
 //! Run statistics: the report `wormcast run` prints and writes as JSON.
 //!
 //! Latency of a message = cycles from its creation at the source NI (so
-//! source queueing and the start-up latency are included, as in paper 000
+//! source queueing and the start-up latency are included, as in \[DSTM\]
 //! §6) to the consumption of its TAIL at the last destination. Only messages
 //! created inside the measurement window count. Accepted throughput is data
 //! flits consumed at destinations inside the window, per node per cycle.
@@ -98,7 +98,7 @@ pub struct Report {
     pub flit_hops: u64,
     /// Faulty links as given in the scenario (at most one).
     pub faulty_links: Vec<String>,
-    /// `global` or `local` (paper 000 §7; meaningful with a faulty link).
+    /// `global` or `local` (\[DSTM\] §7; meaningful with a faulty link).
     pub fault_info: String,
     /// Worms a router diverted to its own NI because their branch met the
     /// faulty link (local information; 0 with global information).
@@ -108,7 +108,7 @@ pub struct Report {
     /// beyond the faulty link.
     pub reinjected_messages: u64,
     /// Mesh routing: faulty nodes as given, nodes cut out of the fabric
-    /// (faulty plus disabled, paper 002), and randomly drawn destinations
+    /// (faulty plus disabled, \[FTTREE\]), and randomly drawn destinations
     /// (messages) dropped because the scheme cannot reach them.
     pub faulty_nodes: Vec<String>,
     pub excluded_nodes: u64,
@@ -140,7 +140,7 @@ impl Report {
         let cycles = net.cycle();
         let n = net.v.topo.nodes() as u64;
         // Rates are per node that can send and receive: nodes cut out of a
-        // faulty mesh (paper 002's faulty and disabled nodes) have no NI
+        // faulty mesh ([FTTREE]'s faulty and disabled nodes) have no NI
         // traffic and do not count.
         let excluded = (0..net.v.topo.nodes())
             .filter(|&u| net.v.excluded(u))

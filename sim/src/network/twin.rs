@@ -1,4 +1,4 @@
-//! A twin of the fabric checked at the NI boundary every cycle (issue 15):
+//! A twin of the fabric checked at the NI boundary every cycle:
 //! the generated Verilog of the whole fabric under Verilator
 //! (`wormcast run --engine verilator`, `wormcast_rtl::verilated`).
 //!

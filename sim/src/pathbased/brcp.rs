@@ -1,4 +1,4 @@
-//! Negative-first BRCP multicast (paper 004, `004_ff931b8919a97228.txt` §3)
+//! Negative-first BRCP multicast (\[BRCP\] §3)
 //! and the column-path baseline.
 //!
 //! Orientation: the paper puts the origin bottom-left with north = +y; here
@@ -14,7 +14,7 @@
 //! * [`minimal_brcp`]: Fig. 7 (Theorem 2: minimum number of worms such that
 //!   each destination is reached on a minimal path).
 //! * [`column_path`]: Boppana et al.'s column-path baseline (not in our
-//!   papers beyond its name in paper 004 §4): one worm per column and side
+//!   papers beyond its name in \[BRCP\] §4): one worm per column and side
 //!   of the source row, routed XY (e-cube).
 //!
 //! Every worm is class 0: negative-first routing needs no virtual channels.
@@ -213,7 +213,7 @@ pub fn pure_brcp_lists(topo: &Topology, s: NodeId, dests: &[NodeId]) -> Vec<Vec<
     out
 }
 
-/// Pure negative-first BRCP multicast (paper 004 Fig. 4).
+/// Pure negative-first BRCP multicast (\[BRCP\] Fig. 4).
 pub fn pure_brcp(topo: &Topology, s: NodeId, dests: &[NodeId]) -> InputResult<PathMulticast> {
     check_request(topo, s, dests)?;
     Ok(nf_worms(topo, s, pure_brcp_lists(topo, s, dests)))
@@ -269,13 +269,13 @@ pub fn minimal_brcp_lists(topo: &Topology, s: NodeId, dests: &[NodeId]) -> Vec<V
     out
 }
 
-/// Minimal negative-first BRCP multicast (paper 004 Fig. 7).
+/// Minimal negative-first BRCP multicast (\[BRCP\] Fig. 7).
 pub fn minimal_brcp(topo: &Topology, s: NodeId, dests: &[NodeId]) -> InputResult<PathMulticast> {
     check_request(topo, s, dests)?;
     Ok(nf_worms(topo, s, minimal_brcp_lists(topo, s, dests)))
 }
 
-/// Column-path (Boppana et al., the baseline of paper 004 §4): for every
+/// Column-path (Boppana et al., the baseline of \[BRCP\] §4): for every
 /// column holding destinations, one worm for those at or above the source
 /// row (increasing y) and one for those below it (decreasing y), each routed
 /// XY: along the source row to the column, then along the column.

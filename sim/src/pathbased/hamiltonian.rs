@@ -1,8 +1,8 @@
 //! Hamiltonian ("snake") labelling, the routing function R, and the
 //! Hamiltonian-path schemes built on it: dual-path and multi-path (Lin & Ni,
-//! as fixed in ALGORITHMS.md §B1) and LIN's single path (thesis 003 §3.3.2).
+//! as fixed in docs/references.md §B1) and LIN's single path (\[THESIS\] §3.3.2).
 //!
-//! Paper 001 (`001_55135f87d14a5195.txt`) §2.1: for an n-column mesh,
+//! \[PATHOPT\] §2.1: for an n-column mesh,
 //! `L(x,y) = y·n + x` on even rows and `y·n + n − x − 1` on odd rows, and
 //! `R(u,v)` moves to the neighbour `w` with the largest `L(w) ≤ L(v)` when
 //! `L(u) < L(v)`, the smallest `L(w) ≥ L(v)` otherwise. R is minimal on the
@@ -14,7 +14,7 @@ use super::worm::{check_request, dir_between, PathMulticast, PathWorm, CLASS_HIG
 use crate::error::{InputError, InputResult};
 use crate::topology::{Dir, NodeId, Topology};
 
-/// Snake label of node `n` (paper 001 eq. for L).
+/// Snake label of node `n` (\[PATHOPT\] eq. for L).
 pub fn label(topo: &Topology, n: NodeId) -> u32 {
     let (x, y) = topo.coord(n);
     if y.is_multiple_of(2) {
@@ -139,7 +139,7 @@ pub fn r_worm_via(
     })
 }
 
-/// Dual-path (Lin & Ni; ALGORITHMS.md §B1): D_H ascending on the high class,
+/// Dual-path (Lin & Ni; docs/references.md §B1): D_H ascending on the high class,
 /// D_L descending on the low class, at most two worms, each routed by R.
 pub fn dual_path(topo: &Topology, s: NodeId, dests: &[NodeId]) -> InputResult<PathMulticast> {
     check_request(topo, s, dests)?;
@@ -154,7 +154,7 @@ pub fn dual_path(topo: &Topology, s: NodeId, dests: &[NodeId]) -> InputResult<Pa
     Ok(PathMulticast { source: s, worms })
 }
 
-/// Multi-path (Lin & Ni; ALGORITHMS.md §B1): each of D_H and D_L is split by
+/// Multi-path (Lin & Ni; docs/references.md §B1): each of D_H and D_L is split by
 /// x relative to the source (left of it / at or right of it), giving up to
 /// four worms.
 ///
@@ -206,7 +206,7 @@ pub fn multi_path(topo: &Topology, s: NodeId, dests: &[NodeId]) -> InputResult<P
     Ok(PathMulticast { source: s, worms })
 }
 
-/// LIN's algorithm as reviewed in thesis 003 §3.3.2: a single worm along the
+/// LIN's algorithm as reviewed in \[THESIS\] §3.3.2: a single worm along the
 /// snake Hamiltonian path from the origin, visiting the destinations in label
 /// order with R. The source must be the origin (label 0).
 pub fn lin(topo: &Topology, s: NodeId, dests: &[NodeId]) -> InputResult<PathMulticast> {

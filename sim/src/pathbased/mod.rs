@@ -1,5 +1,5 @@
 //! Source-side algorithms of the path-based multicast schemes on a 2-D mesh
-//! (issue #6, ALGORITHMS.md §B): pure functions from a source and a
+//! (docs/references.md §B): pure functions from a source and a
 //! destination set to multidestination worms with their headers, and the
 //! papers' analytic traffic and time. Carrying the worms on the router is
 //! not part of this module, except for [`scheme`], which selects an

@@ -2,7 +2,7 @@
 //! sets of at most one worm per source port of a class, each visiting its
 //! destinations in monotone label order with R.
 //!
-//! Paper 001 (`001_55135f87d14a5195.txt`) §3, Algorithm 1: a bipartite graph
+//! \[PATHOPT\] §3, Algorithm 1: a bipartite graph
 //! `Q = {source copy per port of Ω(u0)} ∪ K`, `R = K ∪ {one end terminal per
 //! copy}`; edges copy(ℓ) → u_j when R's first hop toward u_j uses ℓ, u_i → u_j
 //! when L(u_i) < L(u_j), weight = R distance; every q → every end terminal
@@ -12,7 +12,7 @@
 //!
 //! The matching is solved with `pathfinding`'s `kuhn_munkres`, which
 //! maximises: weights are negated and a missing edge gets a large finite
-//! cost (ALGORITHMS.md §B1).
+//! cost (docs/references.md §B1).
 
 use super::hamiltonian::{class_ports, key, r_dist, r_next, r_worm, r_worm_via, split};
 use super::worm::{check_request, PathMulticast, CLASS_HIGH, CLASS_LOW};

@@ -2,9 +2,9 @@
 //! of at most one worm per source port of a class, each visiting its
 //! destinations in monotone label order with R.
 //!
-//! Paper 001 (`001_55135f87d14a5195.txt`) §4, Algorithm 2. The body of
+//! \[PATHOPT\] §4, Algorithm 2. The body of
 //! Algorithm 2 is missing from the text; this is the reconstruction of
-//! ALGORITHMS.md §B1. A state `(i+1, j, l1, l2)` says: after the first `i`
+//! docs/references.md §B1. A state `(i+1, j, l1, l2)` says: after the first `i`
 //! destinations (label order), one path ends at `u_i` with length `l1`, the
 //! other at `q_j` with length `l2` (`q_0`, `q_1` = the empty paths at the two
 //! source ports, `q_{t+1}` = `u_t`). From `(1, 0, 0, 0)`, `u_{i+1}` either

@@ -1,12 +1,12 @@
-//! The NI side of path-based multicast on the cycle model (issue #6): a
+//! The NI side of path-based multicast on the cycle model: a
 //! scheme name selects a source algorithm of this module's siblings, each
 //! scheme fits one mesh routing function, and [`encode`] turns a worm into
 //! the header flits that make the routers carry it on exactly its route.
 //!
-//! Header format (ALGORITHMS.md §B): `{d_i, C=1, O = port of the route's
+//! Header format (docs/references.md §B): `{d_i, C=1, O = port of the route's
 //! next hop at d_i}` for i < k, then `{d_k, C=1}`, `Node` = the routing
 //! function's address (`router::mesh::address`). Where the route leaves the
-//! routing function's own path (multi-path's forced first hop, paper 001's
+//! routing function's own path (multi-path's forced first hop, \[PATHOPT\]'s
 //! port-pinned stars), [`encode`] adds a *waypoint* `{w, C=0, O}` at the
 //! last node the function still reaches on the route; the router strips it
 //! there and forwards the rest through O. The encoders of this crate need
@@ -32,7 +32,7 @@ pub enum Scheme {
     BrcpPure,
     BrcpMinimal,
     ColumnPath,
-    /// Thesis 003 §3.3 XY-path (guiding paths with U-turns), carried on XY
+    /// \[THESIS\] §3.3 XY-path (guiding paths with U-turns), carried on XY
     /// routing with waypoints at the turns the guiding paths take.
     XyPath,
 }
@@ -65,8 +65,8 @@ impl Scheme {
     }
 
     /// The routing function the scheme's worms follow between destinations:
-    /// R for the Hamiltonian schemes (paper 001), negative-first for BRCP
-    /// (paper 004 §3), XY for column-path (its down-worms right of the source
+    /// R for the Hamiltonian schemes (\[PATHOPT\]), negative-first for BRCP
+    /// (\[BRCP\] §3), XY for column-path (its down-worms right of the source
     /// turn +X then −Y, a positive-then-negative turn negative-first forbids).
     pub fn routing(self) -> RoutingKind {
         match self {
@@ -163,7 +163,7 @@ impl Scheme {
     }
 
     /// The channel class of a unicast from `s` to `d`: by label order under
-    /// R (paper 001 §3: label-increasing worms ride the high channels), the
+    /// R (\[PATHOPT\] §3: label-increasing worms ride the high channels), the
     /// one class otherwise.
     pub fn unicast_class(self, topo: &Topology, s: NodeId, d: NodeId) -> u8 {
         if self.routing() == RoutingKind::Hamiltonian
@@ -179,11 +179,11 @@ impl Scheme {
     /// worms: [`encode`] of each worm of [`Scheme::worms`].
     ///
     /// A unicast skips building its worm. That worm's route is the routing
-    /// function's own path from `s` to `d` ([`route`]), so [`follows`]
+    /// function's own path from `s` to `d` ([`route`]), so `follows`
     /// holds from the source to `d` and `encode` always gives the one header
     /// `{d, C=1}`, no waypoint. Building and encoding the route cost about
     /// 8 000 instructions a message on a 16×16 mesh, 9 % of a run of the
-    /// matched BookSim2 mesh (issue 18); `unicast_skips_the_route` checks the
+    /// matched BookSim2 mesh; `unicast_skips_the_route` checks the
     /// shortcut against `encode` for every pair of nodes.
     pub fn heads(
         self,

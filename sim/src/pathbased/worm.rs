@@ -2,15 +2,15 @@
 //! their full node sequence and the headers of the common header format, and
 //! the analytic traffic and time of a whole multicast.
 //!
-//! Header rule (ALGORITHMS.md §B, "absorb-and-forward with the common header
+//! Header rule (docs/references.md §B, "absorb-and-forward with the common header
 //! format"): a worm to d1..dk in visiting order carries
 //! `{d_i, C=1, O = port of the next hop at d_i}` for i < k, then `{d_k, C=1}`.
 //!
 //! Analytic model, shared by all schemes of this module:
-//! * **traffic** = links used, summed over worms (paper 001 §2 criterion 1,
-//!   thesis 003 eq. 4.3.2, paper 004's channel count);
-//! * **time** = the longest worm in hops (paper 001 §2 criterion 2: "minimize
-//!   the maximum length of all the multicast-paths"). The thesis 003 adds the
+//! * **traffic** = links used, summed over worms (\[PATHOPT\] §2 criterion 1,
+//!   \[THESIS\] eq. 4.3.2, \[BRCP\]'s channel count);
+//! * **time** = the longest worm in hops (\[PATHOPT\] §2 criterion 2: "minimize
+//!   the maximum length of all the multicast-paths"). The \[THESIS\] adds the
 //!   message length: `time = max(dx, dy) + L` (eq. 4.3.1), see
 //!   [`PathMulticast::time_with_message`].
 
@@ -119,7 +119,7 @@ impl PathMulticast {
         self.worms.iter().map(PathWorm::hops).max().unwrap_or(0)
     }
 
-    /// Thesis 003 eq. 4.3.1: `max path length + L` for an `L`-flit message.
+    /// \[THESIS\] eq. 4.3.1: `max path length + L` for an `L`-flit message.
     pub fn time_with_message(&self, len: u32) -> u32 {
         self.time() + len
     }

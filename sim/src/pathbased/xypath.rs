@@ -1,4 +1,4 @@
-//! XY-path multicast (thesis 003, `003_64015fd7991abd7b.txt` §3.3.3):
+//! XY-path multicast (\[THESIS\] §3.3.3):
 //! Algorithm 3.3.1 partitions the mesh into two guiding paths X (running
 //! along rows) and Y (along columns) joined only at the source (0,0);
 //! Algorithm 3.3.2 routes one worm per guiding path through that path's
@@ -10,7 +10,7 @@
 //! dx + dy, where dx, dy are the hop lengths of the two worms
 //! ([`PathMulticast::time_with_message`], [`PathMulticast::traffic`]).
 //!
-//! Partition details (ALGORITHMS.md §B2, docs/decisions.md):
+//! Partition details (docs/references.md §B2, docs/decisions.md):
 //! * the source is the origin (0,0); X starts along row 0 toward +x, Y along
 //!   column 0 toward +y, and Y moves first, as in the worked Example 3.3.1;
 //! * a path advances one node at a time along its axis, and makes a U-turn

@@ -1,4 +1,4 @@
-//! The reservation arbiter (ARCHITECTURE §3): one rotating priority order
+//! The reservation arbiter (docs/architecture.md §3): one rotating priority order
 //! over the inputs; a request is granted only if *all* its outputs are free
 //! (atomic, no hold-and-wait). The highest-priority input that cannot be
 //! granted keeps the top priority and masks every output it requests, free
@@ -29,7 +29,7 @@ pub fn arbitrate(requests: &[u8], owned: u8, prio: u8) -> Grant {
 /// `{consumption, link}` request that masked a free output would make a
 /// lower-priority worm wait on the blocked one's resources, a dependency
 /// outside the channel order that keeps path-based worms deadlock-free
-/// (docs/decisions.md, Issue 6). The blocked input still keeps the top
+/// (docs/decisions.md). The blocked input still keeps the top
 /// priority, so it wins as soon as all its outputs are free together.
 pub fn arbitrate_masking(requests: &[u8], owned: u8, prio: u8, maskable: u8) -> Grant {
     let n = requests.len();

@@ -1,4 +1,4 @@
-//! The malformed-input cases of ARCHITECTURE §3, one code each. This table is
+//! The malformed-input cases of docs/architecture.md §3, one code each. This table is
 //! the single definition used by the router, the statistics, the VCD writer
 //! and the docs; the RTL's `err_code` register uses the same numbers.
 

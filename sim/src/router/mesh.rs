@@ -1,5 +1,5 @@
-//! Mesh routing functions for path-based multidestination worms (issue #6,
-//! ALGORITHMS.md §B): `hamiltonian`, `dor` and `negative_first`, plus the one
+//! Mesh routing functions for path-based multidestination worms
+//! (docs/references.md §B): `hamiltonian`, `dor` and `negative_first`, plus the one
 //! node ↔ header-address mapping every encoder, router and check uses.
 //!
 //! Each function is a pure function of per-router constants ([`MeshConsts`]),
@@ -9,12 +9,12 @@
 //!
 //! * `dor` (dimension-ordered XY, the e-cube routing of column-path, paper
 //!   004 §4): X until the column matches, then Y.
-//! * `negative_first` (paper 004 `004_ff931b8919a97228.txt` §3.1,
+//! * `negative_first` (\[BRCP\] §3.1,
 //!   Definition 3): all −X then −Y hops (negative subnetwork), then +X then
 //!   +Y. The paper's routing is partially adaptive; this router takes the one
 //!   deterministic choice that `pathbased::brcp::nf_segment` also takes, so
 //!   the BRCP worms are carried on exactly the paths the algorithms assume.
-//! * `hamiltonian` (paper 001 `001_55135f87d14a5195.txt` §2.1, function R):
+//! * `hamiltonian` (\[PATHOPT\] §2.1, function R):
 //!   toward a larger label, the neighbour with the largest label ≤ L(v);
 //!   toward a smaller one, the neighbour with the smallest label ≥ L(v).
 //!   Label-increasing channels are class HIGH (0), decreasing ones LOW (1).
@@ -59,7 +59,7 @@ impl MeshConsts {
         Ok((x, y))
     }
 
-    /// R of paper 001 §2.1 over the four neighbour-label constants.
+    /// R of \[PATHOPT\] §2.1 over the four neighbour-label constants.
     fn hamiltonian(&self, lv: u32) -> Result<Option<Dir>, RouterError> {
         if lv >= self.n {
             return Err(RouterError::NodeOutOfRange);
@@ -104,7 +104,7 @@ pub fn dor((x, y): (u32, u32), t: (u32, u32)) -> Option<Dir> {
 }
 
 /// Deterministic negative-first routing from `(x, y)` toward `t`: −X, −Y,
-/// then +X, +Y (paper 004 §3.1).
+/// then +X, +Y (\[BRCP\] §3.1).
 pub fn negative_first((x, y): (u32, u32), t: (u32, u32)) -> Option<Dir> {
     if t.0 < x {
         Some(Dir::XMinus)
@@ -169,7 +169,7 @@ pub fn first_head(
 /// * the one reserved link, if exactly one is reserved (the path-worm case
 ///   `{C=1, one O bit}`): a trailing HEAD for d_j, j > i+1, passes d_i
 ///   toward d_{i+1}, which is not in general the routing function's way to
-///   d_j (docs/decisions.md, Issue 6), so the function is not consulted;
+///   d_j (docs/decisions.md), so the function is not consulted;
 /// * the reserved link the routing function gives for its Node, if several
 ///   are (several O bits); a port not reserved is `BelowNoBranch`;
 /// * nowhere if no link is reserved (`TrailingAtConsumer`).

@@ -1,4 +1,4 @@
-//! The native cycle model of the wormcast router (ARCHITECTURE §3, paper 000
+//! The native cycle model of the wormcast router (docs/architecture.md §3, \[DSTM\]
 //! §3): header decode, atomic all-or-nothing reservation, replication with
 //! coordinated flow control, consumption channels per class.
 //!
@@ -63,7 +63,7 @@ pub enum InState {
     Active = 1,
     /// A malformed worm: drop flits up to the TAIL, which releases `reserved`.
     Discard = 2,
-    /// Local fault information (paper 000 §7): a branch of the worm met a
+    /// Local fault information (\[DSTM\] §7): a branch of the worm met a
     /// faulty output, so its HEADs go to the reserved consumption channel
     /// (`routing::diversion`, `routing::diverted_head`). Never entered when
     /// `RouterConfig::divert_out` = 0 (no faulty port).
@@ -357,11 +357,11 @@ pub fn step_masked(
 /// [`step_edge`] as it happens: the fabric's shadow message numbers and
 /// head-move times. Not hardware, and never read by the next-state
 /// function, so the registers after the edge are the same whatever the
-/// sidecar does. Why a hook and not the [`Activity`] (issue 18): the
+/// sidecar does. Why a hook and not the [`Activity`]: the
 /// fabric used to rebuild these from it in a second pass over the loaded
 /// outputs and popped inputs, re-deriving each flit's FIFO slot; here each
 /// fact is recorded where the step knows it (3 % fewer instructions on the
-/// matched mesh, docs/performance.md round 6).
+/// matched mesh, docs/history/performance-log.md, round 6).
 pub trait Sidecar {
     /// Input `i`'s head flit, ring slot `slot`, is loaded into `outs`.
     /// `discarding`: the input was in `Discard` before the edge.

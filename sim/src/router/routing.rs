@@ -1,8 +1,8 @@
-//! Header decode and the routing function (ARCHITECTURE §3 "Input port").
+//! Header decode and the routing function (docs/architecture.md §3 "Input port").
 //! The mesh routing functions (`hamiltonian`, `dor`, `negative_first`) live
 //! in [`super::mesh`]; this module only dispatches to them.
 //!
-//! `tree` routing (paper 000 §3.1.2, §3.2.2): a header for another node goes
+//! `tree` routing (\[DSTM\] §3.1.2, §3.2.2): a header for another node goes
 //! down into the child whose post-order range holds `Node`, else up. `S`
 //! changes no routing decision; it only makes a down-phase header that would
 //! go up detectably malformed.
@@ -107,7 +107,7 @@ pub fn input_pool(cfg: &RouterConfig, p: &RouterParams, input: usize, class: u8)
 /// from the inputs whose classes' pools hold it. A U-turn stays reachable:
 /// a HEAD for this node may name its arrival link among its O bits.
 ///
-/// Why (issue 12 item 3, area): the RTL masks each output's next owner
+/// Why (area): the RTL masks each output's next owner
 /// with the inputs that can reach it (`t_owners`), a constant per node, so
 /// synthesis drops the owner bits and crossbar terms of pairs that never
 /// meet: in a two-class DSTM torus a link output is fed by two link inputs
@@ -186,7 +186,7 @@ pub fn first_head(
     Ok((1 << d.index(), false, h.class))
 }
 
-/// Local fault information (paper 000 §7): "the router R at which the
+/// Local fault information (\[DSTM\] §7): "the router R at which the
 /// message last arrives … instead of routing the branch of the message to
 /// the faulty link, routes the branch to the local processor". A first HEAD
 /// whose branch would cross a faulty output of `cfg.divert_out`:

@@ -1,4 +1,4 @@
-//! SPAM baseline routing (paper 000 §2 and its ref. \[11\]). The per-router
+//! SPAM baseline routing (\[DSTM\] §2 and its ref. \[11\]). The per-router
 //! table and its construction are part of the router contract
 //! (`config::spam_table`, below the routing functions); the routing itself
 //! is `router::routing::spam_first_head`. Re-exported here so existing

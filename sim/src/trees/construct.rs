@@ -1,5 +1,5 @@
-//! Two edge-disjoint spanning trees of a 2-D torus: Theorem 4.1 of paper 000
-//! (`../shared/papers/000_727e9175829aec36.txt` §4) for all 16
+//! Two edge-disjoint spanning trees of a 2-D torus: Theorem 4.1 of \[DSTM\]
+//! (\[DSTM\] §4) for all 16
 //! `(±x,±y)` / `(±y,±x)` methods and any pair of starting nodes, and the named
 //! constructions DSTM-1 and DSTM-2 of §5.1.
 //!
@@ -106,7 +106,7 @@ impl fmt::Display for Method {
     }
 }
 
-/// Where the roots go (paper 000 §4, Figs. 4–5).
+/// Where the roots go (\[DSTM\] §4, Figs. 4–5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RootChoice {
     /// Roots at the starting nodes R1, R2. If a root then has a single branch
@@ -211,7 +211,7 @@ fn v_miss(m: u32, r: u32, s: Sign) -> u32 {
 /// How the Fig. 5 adjustment splits a root's single line of `L` nodes (the
 /// root included, so `L − 1` nodes hang off the root on the walking side).
 ///
-/// Paper 000 §4 says only that the change "is limited to the nodes on the
+/// \[DSTM\] §4 says only that the change "is limited to the nodes on the
 /// part of the branch to be moved, i.e. a total of ⌈K/2⌉ nodes on a branch of
 /// K nodes", and Fig. 5 is lost in the OCR. The readings differ only in where
 /// the odd node goes, but that changes the combined diameter of DSTM-2 on
@@ -319,8 +319,9 @@ pub fn construct_with(
     // outside the paper's premise of two starting nodes (§5.1 takes
     // √N ≥ 4). There the Fig. 5 move can lengthen the combined diameter
     // (3×3: 5 instead of 4, over Theorem 5.2's 2√N − 2); keep the plain
-    // Theorem 4.1 edges when they are strictly better (docs/decisions.md,
-    // "Issue 16 — Theorem 5.2 at small sizes"). Only small networks
+    // Theorem 4.1 edges when they are strictly better
+    // (docs/history/decisions-log.md, "Hardening",
+    // Theorem 5.2 at small sizes). Only small networks
     // (DSTM-2 with M ≤ 3) get here, so the all-pairs metric costs nothing.
     if let Some((trees, plain_unused)) = plain {
         let adjusted = [tree1.clone(), tree2.clone()];

@@ -1,5 +1,5 @@
 //! Combined diameter and average distance of a pair of edge-disjoint
-//! spanning trees with one faulty link, paper 000 §7 (Figs. 11 and 12).
+//! spanning trees with one faulty link, \[DSTM\] §7 (Figs. 11 and 12).
 //!
 //! A single faulty link `f` disconnects at most one tree, the *faulty* tree
 //! `T_i`; the other, `T_g`, stays spanning. If `f` is one of the two unused

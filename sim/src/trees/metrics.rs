@@ -1,5 +1,5 @@
 //! Combined diameter (CD) and average distance (AD) of a set of spanning
-//! trees (paper 000, `../shared/papers/000_727e9175829aec36.txt` §5).
+//! trees (\[DSTM\] §5).
 //!
 //! With several edge-disjoint trees a unicast takes the tree with the shorter
 //! path (§3.2.1), so the distance between two nodes is `d(a,b) = min_t

@@ -1,5 +1,5 @@
 //! Spanning trees of tori and meshes: the generic rooted tree with its router
-//! tables, the edge-disjoint constructions of paper 000 §4–5, the
+//! tables, the edge-disjoint constructions of \[DSTM\] §4–5, the
 //! Roskind–Tarjan matroid-union baseline of §5.3 and the single-link fault
 //! metrics of §7.
 

@@ -1,5 +1,5 @@
 //! Every way of naming a pair of edge-disjoint spanning trees in one place:
-//! the DSTM family of paper 000 §4–5 and the Roskind–Tarjan pairs of §5.3/§6.
+//! the DSTM family of \[DSTM\] §4–5 and the Roskind–Tarjan pairs of §5.3/§6.
 //! Scenario files, sweeps and the command line all go through [`PairSpec`],
 //! so a scheme that can be measured can also be simulated.
 

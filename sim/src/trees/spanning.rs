@@ -1,5 +1,5 @@
 //! A spanning tree of a torus or mesh, numbered in post-order, and the
-//! per-router routing table derived from it (paper 000 §3.2.2).
+//! per-router routing table derived from it (\[DSTM\] §3.2.2).
 //!
 //! This is the one definition of the tree table that both the native router
 //! and the RTL consume: each router stores, per tree, its own post-order
@@ -34,7 +34,7 @@ pub struct SpanningTree {
     pub depth: Vec<u32>,
 }
 
-/// What a router stores about one tree (paper 000 §3.2.2).
+/// What a router stores about one tree (\[DSTM\] §3.2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TreeTable {
     /// This router's post-order number.

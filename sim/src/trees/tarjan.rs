@@ -1,5 +1,5 @@
 //! Two edge-disjoint spanning trees of any torus by matroid union, the
-//! comparison baseline of paper 000 §5.3 (Fig. 8) and §6 (DSTM-Tarjan).
+//! comparison baseline of \[DSTM\] §5.3 (Fig. 8) and §6 (DSTM-Tarjan).
 //!
 //! Roskind & Tarjan (Math. OR 10, 1985) find k edge-disjoint forests of
 //! maximum total size (minimum cost) by considering the edges in cost order

@@ -1,8 +1,8 @@
 //! Any multicast tree of a mesh as one worm of header flits for the router
-//! (issue 7, "on the cycle model"; ARCHITECTURE §3 router contract).
+//! ("on the cycle model"; docs/architecture.md §3 router contract).
 //!
-//! Thesis `003_64015fd7991abd7b.txt` §3.2 (VH, DIAG, DDS, MIN) and paper
-//! `002_897996e9973876c0.txt` (fault-tolerant trees) describe trees whose
+//! \[THESIS\] §3.2 (VH, DIAG, DDS, MIN) and paper
+//! \[FTTREE\] (fault-tolerant trees) describe trees whose
 //! branches do not follow any one routing function: DIAG climbs a staircase,
 //! a fault-tolerant tree detours around blocks. The router, though, only
 //! replicates where a header asks it to and otherwise routes each header
@@ -14,12 +14,12 @@
 //!   `C=0` and the one `O` bit of the tree's next hop.
 //!
 //! Headers appear in depth-first pre-order, which is the partial order the
-//! router needs (paper `000` §3.1.1): a header is always behind the headers
+//! router needs (\[DSTM\] §3.1.1): a header is always behind the headers
 //! of the nodes above it.
 //!
 //! A header node that replicates onto two or more links sends each trailing
 //! header to the port its routing function gives for that header's `Node`
-//! (ARCHITECTURE §3; behind one link, with or without local delivery, they
+//! (docs/architecture.md §3; behind one link, with or without local delivery, they
 //! all take that link). A branch whose deeper headers the
 //! routing function would steer into a sibling branch (DIAG's staircases
 //! under XY, for instance) therefore cannot ride behind that split: such a
@@ -30,7 +30,7 @@
 //! counted as such (see [`worm_links`]).
 //!
 //! Trees are kept as *visits* (a node reached by one branch), because a
-//! paper-002 tree under Strategies 1–2 may cross a node twice on different
+//! \[FTTREE\] tree under Strategies 1–2 may cross a node twice on different
 //! links. Two branches of one worm may share a router but never a link (the
 //! second would wait for the first to release it): a branch that reuses a
 //! link of its worm is detached too.
@@ -189,7 +189,7 @@ impl NodeTree {
         NodeTree::from_edges(topo, id(t.source()), &edges, &dests)
     }
 
-    /// A paper-002 tree (`ftmesh`), visit for visit.
+    /// A \[FTTREE\] tree (`ftmesh`), visit for visit.
     pub fn from_ftree(topo: &Topology, t: &crate::ftmesh::FtTree) -> InputResult<NodeTree> {
         let id = |(x, y): crate::ftmesh::Coord| -> InputResult<NodeId> {
             topo.node_at(x as i64, y as i64, "tree.visit")

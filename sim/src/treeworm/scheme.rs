@@ -1,15 +1,15 @@
-//! The registry of every multicast scheme a mesh NI can run (issue 7, "on
+//! The registry of every multicast scheme a mesh NI can run ("on
 //! the cycle model"): the path-based schemes of `pathbased::scheme` plus the
 //! tree schemes, each turned into the header flits of its worms by one
 //! function, [`MeshScheme::plan`], which `network` calls for every message.
 //!
 //! Tree schemes:
-//! * `vh`, `diag`, `dds`, `min`: the thesis trees (`003_64015fd7991abd7b.txt`
+//! * `vh`, `diag`, `dds`, `min`: the thesis trees (\[THESIS\]
 //!   §3.2, `meshtree`) on a fault-free mesh;
-//! * `ft-s1`, `ft-s2`, `ft-s3`: paper `002_897996e9973876c0.txt` Strategies
+//! * `ft-s1`, `ft-s2`, `ft-s3`: \[FTTREE\] Strategies
 //!   1–3 (`ftmesh::multicast`, seeded per message) on a mesh with faulty
 //!   blocks (fault-free allowed);
-//! * `ft-unicast`: paper 002's baseline, multiple unicast: one
+//! * `ft-unicast`: \[FTTREE\]'s baseline, multiple unicast: one
 //!   one-destination fault-tolerant route (a worm) per destination.
 //!
 //! A tree becomes worms through `treeworm::encode_worms` with the router's
@@ -33,13 +33,13 @@ use crate::topology::{Dir, NodeId, Topology};
 /// A multicast scheme on a mesh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MeshScheme {
-    /// Path-based (issue 6).
+    /// Path-based.
     Path(Scheme),
     /// A thesis tree (fault-free mesh).
     Tree(Algorithm),
-    /// A paper-002 fault-tolerant tree with one of Strategies 1–3.
+    /// A \[FTTREE\] fault-tolerant tree with one of Strategies 1–3.
     Ft(Strategy),
-    /// Paper 002's multiple-unicast baseline on a faulty mesh.
+    /// \[FTTREE\]'s multiple-unicast baseline on a faulty mesh.
     FtUnicast,
 }
 
@@ -50,7 +50,7 @@ pub struct Plan {
     pub worms: Vec<Vec<Head>>,
     /// Class of the worms.
     pub class: u8,
-    /// Destinations the scheme cannot reach (paper 002: no fault-free
+    /// Destinations the scheme cannot reach (\[FTTREE\]: no fault-free
     /// minimal path); not in any worm.
     pub unreachable: Vec<NodeId>,
 }
@@ -96,7 +96,7 @@ impl MeshScheme {
         }
     }
 
-    /// Whether the scheme routes around faulty blocks (paper 002).
+    /// Whether the scheme routes around faulty blocks (\[FTTREE\]).
     pub fn fault_tolerant(self) -> bool {
         matches!(self, MeshScheme::Ft(_) | MeshScheme::FtUnicast)
     }
@@ -133,7 +133,7 @@ impl MeshScheme {
 
     /// The worms of a message from `s` to `dests` (sorted, distinct, not
     /// `s`) on mesh `fm` (its blocks; none for a fault-free mesh) under
-    /// routing `kind`. `seed` drives paper 002's random choices.
+    /// routing `kind`. `seed` drives \[FTTREE\]'s random choices.
     pub fn plan(
         self,
         kind: RoutingKind,

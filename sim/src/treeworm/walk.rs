@@ -1,5 +1,5 @@
 //! A reference walk of a worm's headers through mesh routers: the router
-//! contract's header rules (ARCHITECTURE §3 "Input port") applied hop by
+//! contract's header rules (docs/architecture.md §3 "Input port") applied hop by
 //! hop, without flow control. It is the oracle the encoder and the path
 //! schemes are checked against before the cycle model runs them.
 

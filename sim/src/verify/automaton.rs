@@ -4,7 +4,7 @@
 //! A visit is (router, input it arrived on, a small scheme tag such as the
 //! tree class and up/down phase). At each visit the worm's header requests
 //! one of a few *options*: a set of outputs (link channels and consumption
-//! pools) reserved atomically (ARCHITECTURE §3, all-or-nothing). Any
+//! pools) reserved atomically (docs/architecture.md §3, all-or-nothing). Any
 //! non-empty subset of an option may be what a real worm asks for, so an
 //! option lists the most a worm can ask there; two outputs of one option
 //! may be held by the same worm at once (replication). Each link output
@@ -13,7 +13,7 @@
 //! Why visits and not destinations: the number of destination sets grows
 //! exponentially, but the set of places a header can be, and what it can
 //! ask there, is small and follows from the routing relation and the
-//! source-side scheme (issue 14, "do not enumerate destination sets").
+//! source-side scheme ("do not enumerate destination sets").
 //! Every real worm is a tree of visits in this automaton; the converse need
 //! not hold, which makes the analysis an over-approximation: it may find a
 //! cycle no real worms close (reported as "unconfirmed"), never miss one.

@@ -1,14 +1,14 @@
 //! Worm shapes of the mesh schemes: path-based worms (Hamiltonian dual- and
-//! multi-path, paper `001_55135f87d14a5195.txt` §3; column-path and BRCP on
-//! XY and negative-first routing, paper `004_ff931b8919a97228.txt` §3–4;
-//! the XY-path of thesis `003`) and tree worms (the thesis's VH, DIAG, DDS
-//! and MIN trees, paper `002_897996e9973876c0.txt`'s fault-tolerant trees).
+//! multi-path, \[PATHOPT\] §3; column-path and BRCP on
+//! XY and negative-first routing, \[BRCP\] §3–4;
+//! the XY-path of \[THESIS\]) and tree worms (the thesis's VH, DIAG, DDS
+//! and MIN trees, \[FTTREE\]'s fault-tolerant trees).
 //!
 //! A header that is not for this router follows the routing function
 //! (`router::mesh`) toward its `Node`; every target the function can be
 //! asked for gives one single-link option. A header for this router
 //! reserves its arrival group's consumption pool (`cons_groups`) and its O
-//! links: a path worm at most one link (it absorbs and forwards, paper 001
+//! links: a path worm at most one link (it absorbs and forwards, \[PATHOPT\]
 //! §3), a tree worm any links of its class. The trailing HEAD then arrives
 //! at an idle input of the next router and routes again, so every visit is
 //! (router, input, class, progress).
@@ -18,11 +18,11 @@
 //! `LinkTwice`), and it is each scheme's own rule:
 //! * Hamiltonian worms: none needed; the router's class check keeps a HIGH
 //!   worm on label-increasing channels and a LOW worm on decreasing ones.
-//! * column-path on XY routing: the worm conforms to XY (paper 004 §4): X
+//! * column-path on XY routing: the worm conforms to XY (\[BRCP\] §4): X
 //!   hops of one sign, then Y hops of one sign.
-//! * BRCP on negative-first routing (paper 004 §3, base-routing-conformed
+//! * BRCP on negative-first routing (\[BRCP\] §3, base-routing-conformed
 //!   paths): no negative hop after a positive one.
-//! * tree worms (VH, DIAG, DDS, paper 002's trees) and paper 002's
+//! * tree worms (VH, DIAG, DDS, \[FTTREE\]'s trees) and \[FTTREE\]'s
 //!   unicasts: every destination is reached by a minimal path from the
 //!   source, so a branch never reverses a direction it has taken.
 //! * the thesis's MIN trees (least traffic, branches may turn back) and

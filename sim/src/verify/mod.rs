@@ -1,5 +1,5 @@
 //! `wormcast verify`: a static deadlock check of multicast routing with
-//! replication (issue 14; the model and its soundness argument are in
+//! replication (the model and its soundness argument are in
 //! docs/verify.md).
 //!
 //! 1. The configuration's source-side scheme and routing tables become a
@@ -7,7 +7,7 @@
 //!    outputs it can reserve together, without enumerating destination sets.
 //! 2. [`graph`] turns it into an extended dependency graph that adds to
 //!    Dally & Seitz's channel dependencies the two couplings of the router
-//!    contract (ARCHITECTURE §3): atomic all-or-nothing requests, and
+//!    contract (docs/architecture.md §3): atomic all-or-nothing requests, and
 //!    coordinated flow control that lets a blocked branch hold its siblings.
 //!    Consumption pools are resources like links.
 //! 3. No cycle through a blocked header: deadlock-free under the contract.

@@ -1,5 +1,5 @@
 //! Worm shapes of the torus schemes: DSTM up/down tree worms (paper
-//! `000_727e9175829aec36.txt` §3.1–3.2, any tree construction, Tarjan
+//! \[DSTM\] §3.1–3.2, any tree construction, Tarjan
 //! pairs included) and SPAM (same paper §2 and its ref. \[11\]).
 //!
 //! DSTM (§3.1): a worm climbs its class's tree from the source (tag `up`),

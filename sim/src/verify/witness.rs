@@ -12,7 +12,7 @@
 //! Whether the worms really deadlock depends on timing: each must reserve
 //! what it holds before the next one arrives there. The replay therefore
 //! tries the worms all at once, then seeded random start offsets, and calls
-//! the cycle *confirmed* only when the runtime detector (ARCHITECTURE §3)
+//! the cycle *confirmed* only when the runtime detector (docs/architecture.md §3)
 //! stops the run on a cycle made of witness worms only. Anything else is
 //! reported as *unconfirmed*, never as a deadlock.
 

@@ -232,7 +232,7 @@ pub fn data(base: u64, n: u64) -> Vec<Flit> {
 /// Mesh sides, faulty nodes, source, destinations, seed.
 pub type FaultyMeshCase = (u32, u32, Vec<(u32, u32)>, (u32, u32), Vec<(u32, u32)>, u64);
 
-/// A random faulty mesh with a source and destinations (paper 002 tests):
+/// A random faulty mesh with a source and destinations (\[FTTREE\] tests):
 /// mesh sides, faulty nodes, source, destinations (may hit faults; callers
 /// filter), seed.
 pub fn faulty_mesh_case() -> impl proptest::strategy::Strategy<Value = FaultyMeshCase> {
