@@ -415,8 +415,8 @@ pub fn fpga_top_as(plan: &Plan, fault: Fault, inst: Instances) -> InputResult<Ge
         ports.push(Port::new(p, "output", width as usize));
     }
     v.push_str(&format!(
-        "\n// The self-checking FPGA top of the {kind} {}x{} (issue 13; docs/hardware.md\n\
-         // section 5): {n} generators g<N> on injection channel 0, {} checkers\n\
+        "\n// The self-checking FPGA top of the {kind} {}x{} (docs/fpga.md,\n\
+         // docs/hardware.md section 5): {n} generators g<N> on injection channel 0, {} checkers\n\
          // c<N>_<K> on the consumption channels (always ready), the fabric `fabric`.\n\
          // {CLK}: rising edge; {RST}: active high, synchronous.",
         plan.topo.k,
