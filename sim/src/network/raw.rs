@@ -22,21 +22,12 @@
 //! worm.
 
 use crate::error::{InputError, InputResult};
+// The shadow numbers and the link driver are the fabric's (the kernel
+// drives them); re-exported here beside the scenario side of raw worms.
+pub use crate::fabric::{is_raw, LinkDrive, RAW_MSG, TRUNC_MSG};
 use crate::flit::{Flit, FlitFormat, Head, KIND_RESERVED, PAYLOAD_SHIFT};
 use crate::topology::{Dir, NodeId, Topology};
 use serde::{Deserialize, Serialize};
-
-/// Shadow message numbers at or above this (and below `NO_MSG`) are raw
-/// worms: `RAW_MSG | index` into `Network::raw`.
-pub const RAW_MSG: u32 = 0x8000_0000;
-/// Set in a raw worm's shadow number on the TAIL an input in `Discard`
-/// forwarded: the worm reached the NI truncated.
-pub const TRUNC_MSG: u32 = 0x4000_0000;
-
-/// Whether shadow number `m` belongs to a raw worm.
-pub fn is_raw(m: u32) -> bool {
-    m != crate::fabric::NO_MSG && m & RAW_MSG != 0
-}
 
 /// `[[traffic.raw]]`: one raw worm as written in the scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -352,23 +343,4 @@ pub fn encode(
         RawFlit::Tail(p) => fmt.tail(p),
         RawFlit::Reserved(p) => KIND_RESERVED | (p & fmt.payload_mask()) << PAYLOAD_SHIFT,
     })
-}
-
-/// A raw worm driving a link input (see the module doc): the state of its
-/// stand-in output register.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LinkDrive {
-    /// Router and link input driven.
-    pub router: u32,
-    pub input: u8,
-    /// The upstream router and output it stands in for.
-    pub upstream: (u32, u8),
-    /// Index into `Network::raw`.
-    pub worm: u32,
-    /// Next flit to load.
-    pub next: u32,
-    /// The link is held (the upstream output was free).
-    pub holding: bool,
-    pub flit: Flit,
-    pub valid: bool,
 }
