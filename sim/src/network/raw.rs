@@ -39,13 +39,13 @@ pub struct RawWormCfg {
     pub node: String,
     /// `inj0`..`inj3` (injection channel) or `+x`, `-x`, `+y`, `-y` (link
     /// input from that neighbour). Default `inj0`.
-    #[serde(default = "default_port")]
-    pub port: String,
+    #[serde(default = "default_port", with = "crate::error::text")]
+    pub port: RawPort,
     pub flits: Vec<RawFlitCfg>,
 }
 
-fn default_port() -> String {
-    "inj0".into()
+fn default_port() -> RawPort {
+    RawPort::Injection(0)
 }
 
 /// A header `Node` value: a node `X,Y` (encoded as the routing addresses
@@ -83,6 +83,38 @@ pub struct RawFlitCfg {
 pub enum RawPort {
     Injection(usize),
     Link(Dir),
+}
+
+/// `injK` or a direction, as a scenario writes it; whether the router has
+/// injection channel K is checked by [`validate`].
+impl std::str::FromStr for RawPort {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<RawPort> {
+        let t = s.trim();
+        let port = match t.strip_prefix("inj") {
+            Some(k) => k.parse().ok().map(RawPort::Injection),
+            None => Dir::ALL
+                .into_iter()
+                .find(|d| d.name() == t)
+                .map(RawPort::Link),
+        };
+        port.ok_or_else(|| {
+            InputError::new(
+                "port",
+                s,
+                "injK (injection channel K, below network.injection_channels) or +x, -x, +y, -y (link input from that neighbour)",
+            )
+        })
+    }
+}
+
+impl std::fmt::Display for RawPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RawPort::Injection(k) => write!(f, "inj{k}"),
+            RawPort::Link(d) => f.write_str(d.name()),
+        }
+    }
 }
 
 /// A header `Node` after validation.
@@ -141,8 +173,12 @@ pub fn validate(
             "a node of the fabric (not faulty or disabled)",
         ));
     }
-    let port = parse_port(&w.port, injection)
-        .map_err(|allowed| InputError::new(f("port"), &w.port, allowed))?;
+    let port = match w.port {
+        RawPort::Injection(k) if k >= injection => {
+            return Err(InputError::new(f("port"), w.port, port_allowed(injection)))
+        }
+        p => p,
+    };
     if w.flits.is_empty() || w.flits.len() > MAX_RAW_FLITS {
         return Err(InputError::new(
             f("flits"),
@@ -170,7 +206,7 @@ pub fn check_wired(i: usize, w: &RawWorm, cfg: &RawWormCfg, wired: bool) -> Inpu
     match w.port {
         RawPort::Link(d) if !wired => Err(InputError::new(
             format!("traffic.raw[{i}].port"),
-            &cfg.port,
+            cfg.port,
             format!(
                 "a link input that exists at {}: its {} link is missing, faulty, cut out or on no tree",
                 cfg.node,
@@ -181,26 +217,12 @@ pub fn check_wired(i: usize, w: &RawWorm, cfg: &RawWormCfg, wired: bool) -> Inpu
     }
 }
 
-/// `inj0`..`inj{injection-1}` or a direction; the error text lists them.
-fn parse_port(s: &str, injection: usize) -> Result<RawPort, String> {
-    let s = s.trim();
-    let allowed = || {
-        format!(
-            "inj0..inj{} (injection channel) or +x, -x, +y, -y (link input from that neighbour)",
-            injection - 1
-        )
-    };
-    if let Some(k) = s.strip_prefix("inj") {
-        return match k.parse::<usize>() {
-            Ok(k) if k < injection => Ok(RawPort::Injection(k)),
-            _ => Err(allowed()),
-        };
-    }
-    Dir::ALL
-        .into_iter()
-        .find(|d| d.name() == s)
-        .map(RawPort::Link)
-        .ok_or_else(allowed)
+/// What a port may be on a router with `injection` injection channels.
+fn port_allowed(injection: usize) -> String {
+    format!(
+        "inj0..inj{} (injection channel) or +x, -x, +y, -y (link input from that neighbour)",
+        injection - 1
+    )
 }
 
 fn flit(fl: &RawFlitCfg, at: &str, topo: &Topology, fmt: FlitFormat) -> InputResult<RawFlit> {
