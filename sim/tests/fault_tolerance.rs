@@ -237,10 +237,10 @@ fn local_fault_runs_are_deterministic() {
 /// Bad values of the new key and more than one faulty link are input errors.
 #[test]
 fn fault_scenario_errors() {
-    let mut s = scenario(Some("3,4,+x"), "nearby");
-    let e = Network::new(&s).err().unwrap();
+    // A bad name fails at the parse (typed scenario), naming its key.
+    let e = Scenario::from_toml("[network]\nfault_info = \"nearby\"\n", &[], "t.toml").unwrap_err();
     assert_eq!(e.field, "network.fault_info");
-    s.network.fault_info = "local".parse().unwrap();
+    let mut s = scenario(Some("3,4,+x"), "local");
     s.network.faulty_links = vec!["3,4,+x".parse().unwrap(), "1,1,-y".parse().unwrap()];
     let e = Network::new(&s).err().unwrap();
     assert_eq!(e.field, "network.faulty_links");
