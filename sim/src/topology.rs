@@ -308,7 +308,7 @@ impl std::str::FromStr for Topology {
 
 /// A link named by one of its ends and the direction it leaves in, `X,Y,DIR`
 /// (DIR one of +x, -x, +y, -y): how scenarios and the command line name a
-/// faulty link. Parsing checks the form; [`LinkName::resolve`] checks it
+/// faulty link. Parsing checks the form; [`LinkName::edge`] checks it
 /// against a topology.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LinkName {
