@@ -1,6 +1,6 @@
 //! What a first HEAD asks of the consumption side, under every routing
 //! function: which consumption channel it takes ([`consumption_choice`],
-//! [`input_pool`]) and what a HEAD for this node requests ([`own_header`]).
+//! [`input_pool`]) and what a HEAD for this node requests (`own_header`).
 //! Shared by the dispatcher ([`super::routing`]) and the mesh routing
 //! functions ([`super::mesh`]), so both sit above it.
 
