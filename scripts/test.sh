@@ -43,6 +43,11 @@ fi
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+# No two files of a crate import each other, directly or round a circle
+# (a lower layer never imports a higher one); plain Python, under a second.
+step "import circles (scripts/check_cycles.py)"
+python3 scripts/check_cycles.py
+
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 

@@ -10,6 +10,8 @@ use wormcast_sim::router::InState;
 
 /// Output masks (`reserved`, requests): one bit per output.
 pub const MASK_W: usize = MAX_OUTPUTS;
+/// Consumption channels (outputs 4..4 + CONS_W).
+pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
 /// `in_state`: Idle / Active / Discard / Diverted.
 pub const STATE_W: usize = 2;
 /// Class field and `in_class`.

@@ -18,7 +18,6 @@
 //! ports from it ([`crate::router::Router::with_fault`]), and the Verilog
 //! generator ties them off from it ([`crate::generate`]), in the same order.
 
-use crate::decode::CONS_W;
 use crate::hw::*;
 use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::router::routing;

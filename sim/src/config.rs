@@ -96,6 +96,21 @@ impl RoutingKind {
     }
 }
 
+/// `network.routing` as written: a scenario deserialises straight into the
+/// routing function, so a bad name is reported at the parse.
+impl std::str::FromStr for RoutingKind {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<RoutingKind> {
+        RoutingKind::parse(s, "routing")
+    }
+}
+
+impl std::fmt::Display for RoutingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Generation parameters shared by all routers of a fabric.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RouterParams {

@@ -44,3 +44,65 @@ impl std::error::Error for InputError {}
 
 /// Shorthand used across the crate.
 pub type InputResult<T> = Result<T, InputError>;
+
+/// Serde for the domain types a scenario writes as text (`Topology`,
+/// `RoutingKind`, `LinkName`, ...): `#[serde(with = "crate::error::text")]`
+/// deserialises a string straight through the type's `FromStr`, so a bad
+/// value fails at the parse and the error carries its key path; it
+/// serialises through `Display`, the spelling `FromStr` reads back.
+pub mod text {
+    use super::InputError;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    /// Serde's message for a value `FromStr` refused: the value and what is
+    /// allowed, which [`refused`] takes apart again.
+    pub fn message(e: &InputError) -> String {
+        format!("invalid value `{}`: {}", e.value, e.allowed)
+    }
+
+    /// `(value, allowed)` of a [`message`].
+    pub fn refused(msg: &str) -> Option<(&str, &str)> {
+        msg.strip_prefix("invalid value `")?.split_once("`: ")
+    }
+
+    pub fn serialize<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr<Err = InputError>,
+        D: Deserializer<'de>,
+    {
+        String::deserialize(d)?
+            .parse()
+            .map_err(|e| D::Error::custom(message(&e)))
+    }
+
+    /// The same for a list of such values (`network.faulty_links`).
+    pub mod list {
+        use super::*;
+        use serde::ser::SerializeSeq;
+
+        pub fn serialize<T: Display, S: Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+            let mut seq = s.serialize_seq(Some(v.len()))?;
+            for x in v {
+                seq.serialize_element(&x.to_string())?;
+            }
+            seq.end()
+        }
+
+        pub fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
+        where
+            T: FromStr<Err = InputError>,
+            D: Deserializer<'de>,
+        {
+            Vec::<String>::deserialize(d)?
+                .iter()
+                .map(|s| s.parse().map_err(|e| D::Error::custom(message(&e))))
+                .collect()
+        }
+    }
+}

@@ -228,7 +228,12 @@ impl Plan {
         if !v.faulty.is_empty() || net.fabric.cfg.iter().any(|c| c.divert_out != 0) {
             return Err(InputError::new(
                 "network.faulty_links",
-                format!("{:?}", sc.network.faulty_links),
+                format!(
+                    "{:?}",
+                    (sc.network.faulty_links.iter())
+                        .map(|l| l.to_string())
+                        .collect::<Vec<_>>()
+                ),
                 "none with the FPGA top (a diverted worm needs the NI's re-injection, which the on-chip generator does not have)",
             ));
         }

@@ -2,17 +2,24 @@
 //! run parameter, its default and its allowed range.
 //!
 //! Unknown keys are rejected by serde (`deny_unknown_fields`) with the key's
-//! name; values are checked by [`Scenario::validate`], which names the field,
-//! the value and what is allowed. `--set section.key=value` overrides are
-//! applied to the parsed TOML tree before deserialisation, so they go through
-//! exactly the same checks as the file.
+//! name. Values that name something (the topology, the routing function,
+//! the fault information, faulty links, the traffic pattern, the multicast
+//! scheme, a raw worm's port) deserialise straight into their types through
+//! `FromStr` (`crate::error::text`), so a bad one is reported at the parse
+//! with its key path. Each section checks its own ranges, and
+//! [`Scenario::validate`] keeps the checks that span fields; every error
+//! names the field, the value and what is allowed. `--set
+//! section.key=value` overrides are applied to the parsed TOML tree before
+//! deserialisation, so they go through exactly the same checks as the file.
 
 use crate::config::{RouterParams, RoutingKind};
 use crate::error::{InputError, InputResult};
 use crate::flit::FlitFormat;
-use crate::topology::{Dir, EdgeId, NodeId, Topology};
+use crate::ftmesh::FaultyMesh;
+use crate::topology::{EdgeId, LinkName, NodeId, Topology};
 use crate::trees::faults::FaultInfo;
 use crate::trees::PairSpec;
+use crate::treeworm::scheme::{MeshScheme, SchemeName};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -28,7 +35,8 @@ pub struct Scenario {
 #[serde(deny_unknown_fields, default)]
 pub struct NetworkCfg {
     /// `torus:KxM` (DSTM needs a torus) or `mesh:KxM` (with a mesh routing).
-    pub topology: String,
+    #[serde(with = "crate::error::text")]
+    pub topology: Topology,
     /// `dstm1`, `dstm2`, a method such as `+x-y/-y+x` (\[DSTM\] §4–5), or
     /// a Roskind–Tarjan pair `tarjan-best`, `tarjan-average`, `tarjan-path`.
     pub construction: String,
@@ -39,7 +47,8 @@ pub struct NetworkCfg {
     /// a BFS tree rooted at R1, any other construction uses its tree 0);
     /// on a mesh `hamiltonian`, `dor` or `negative_first` (path-based
     /// worms, see `traffic.multicast_scheme`).
-    pub routing: String,
+    #[serde(with = "crate::error::text")]
+    pub routing: RoutingKind,
     /// Header setup delay in cycles per first HEAD per router (0 = none).
     pub header_setup_cycles: u32,
     /// Deferred strip (`RouterParams::strip_deferred`): a stripped first
@@ -54,7 +63,8 @@ pub struct NetworkCfg {
     /// routing on a torus: at most one link (\[DSTM\] §7 tolerates a single
     /// link fault). Mesh routing: any number; each makes its end node with
     /// the larger id faulty (\[FTTREE\] models node faults; docs/scenario.md).
-    pub faulty_links: Vec<String>,
+    #[serde(with = "crate::error::text::list")]
+    pub faulty_links: Vec<LinkName>,
     /// Mesh routing only: faulty nodes as `X,Y`. With the nodes \[FTTREE\]'s
     /// disable rule switches off they are cut out of the fabric and of the
     /// traffic; multicasts need a fault-tolerant scheme (`ft-s1`..`ft-s3`,
@@ -65,7 +75,8 @@ pub struct NetworkCfg {
     /// tree) or `local` (sources route as if fault-free; the router before
     /// the fault diverts the branch to its node, which re-injects it on the
     /// good tree).
-    pub fault_info: String,
+    #[serde(with = "crate::error::text")]
+    pub fault_info: FaultInfo,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,7 +141,8 @@ pub struct ScriptedMessage {
 #[serde(deny_unknown_fields, default)]
 pub struct TrafficCfg {
     /// `poisson`, `scripted` or `none`.
-    pub pattern: String,
+    #[serde(with = "crate::error::text")]
+    pub pattern: Pattern,
     /// Mean message arrivals per node per cycle (Poisson).
     pub rate: f64,
     /// Fraction of messages that are multicasts.
@@ -145,7 +157,8 @@ pub struct TrafficCfg {
     /// Mesh routing only: the source algorithm of multicasts (`auto` = the
     /// routing's default: dual-path, brcp-minimal, column-path). See
     /// docs/scenario.md for the list and which routing each needs.
-    pub multicast_scheme: String,
+    #[serde(with = "crate::error::text")]
+    pub multicast_scheme: SchemeName,
     pub seed: u64,
     /// Explicit messages for `pattern = "scripted"`.
     pub messages: Vec<ScriptedMessage>,
@@ -186,10 +199,14 @@ impl RunCfg {
 impl Default for NetworkCfg {
     fn default() -> Self {
         NetworkCfg {
-            topology: "torus:8x8".into(),
+            topology: Topology {
+                kind: crate::topology::TopologyKind::Torus,
+                k: 8,
+                m: 8,
+            },
             construction: "dstm1".into(),
             r1: "0,0".into(),
-            routing: "tree".into(),
+            routing: RoutingKind::Tree,
             header_setup_cycles: 0,
             strip_deferred: false,
             buffer_depth: 2,
@@ -198,7 +215,7 @@ impl Default for NetworkCfg {
             consumption_channels: 2,
             faulty_links: Vec::new(),
             faulty_nodes: Vec::new(),
-            fault_info: "global".into(),
+            fault_info: FaultInfo::Global,
         }
     }
 }
@@ -215,13 +232,13 @@ impl Default for TimingCfg {
 impl Default for TrafficCfg {
     fn default() -> Self {
         TrafficCfg {
-            pattern: "poisson".into(),
+            pattern: Pattern::Poisson,
             rate: 0.002,
             multicast_fraction: 0.1,
             destinations: DEFAULT_DESTINATIONS,
             length: 16,
             length_max: 0,
-            multicast_scheme: "auto".into(),
+            multicast_scheme: SchemeName::Auto,
             seed: 1,
             messages: Vec::new(),
             raw: Vec::new(),
@@ -240,12 +257,41 @@ impl Default for RunCfg {
     }
 }
 
-/// A traffic pattern after validation.
+/// `traffic.pattern`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pattern {
     Poisson,
     Scripted,
     None,
+}
+
+impl Pattern {
+    pub const ALL: [Pattern; 3] = [Pattern::Poisson, Pattern::Scripted, Pattern::None];
+
+    /// Scenario spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::Poisson => "poisson",
+            Pattern::Scripted => "scripted",
+            Pattern::None => "none",
+        }
+    }
+}
+
+impl std::str::FromStr for Pattern {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<Pattern> {
+        Pattern::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| InputError::new("pattern", s, "one of poisson, scripted, none"))
+    }
+}
+
+impl std::fmt::Display for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A scripted message after validation.
@@ -363,25 +409,27 @@ impl Scenario {
         })
     }
 
-    /// Checks every value and resolves names into typed values.
+    /// The checks that span fields, and the typed network they give. Each
+    /// value was parsed on its own already ([`Scenario::from_toml`]) and
+    /// each section checks its own ranges ([`TrafficCfg::check`],
+    /// [`RunCfg::check`], [`TimingCfg::check`]); what is left here ties the
+    /// fields together: the routing to the topology, nodes and links to the
+    /// network, schemes to the routing and the faults, messages to the
+    /// pattern.
     pub fn validate(&self) -> InputResult<Validated> {
         let n = &self.network;
-        let topo = Topology::parse(&n.topology).map_err(|e| InputError {
-            field: "network.topology".into(),
-            ..e
-        })?;
-        let routing = RoutingKind::parse(&n.routing, "network.routing")?;
+        let (topo, routing) = (n.topology, n.routing);
         if routing.is_mesh() && topo.is_torus() {
             return Err(InputError::new(
                 "network.routing",
-                &n.routing,
+                routing,
                 "tree or spam on a torus (hamiltonian, dor and negative_first are mesh routing functions; use `mesh:KxM`)",
             ));
         }
         if !topo.is_torus() && !routing.is_mesh() {
             return Err(InputError::new(
                 "network.topology",
-                &n.topology,
+                topo,
                 "a torus (`torus:KxM`): tree routing here needs two edge-disjoint spanning trees; a mesh needs routing hamiltonian, dor or negative_first",
             ));
         }
@@ -392,15 +440,13 @@ impl Scenario {
                 "none with tree or spam routing (faulty nodes are modelled on meshes, paper 002; a torus takes one faulty link)",
             ));
         }
+        // `bfs` names SPAM's own tree; the pair is then only a placeholder.
         let spam_bfs = routing == RoutingKind::Spam && n.construction == "bfs";
-        let construction = if spam_bfs {
-            PairSpec::parse("dstm1")?
-        } else {
-            PairSpec::parse(&n.construction).map_err(|e| InputError {
+        let construction = PairSpec::parse(if spam_bfs { "dstm1" } else { &n.construction })
+            .map_err(|e| InputError {
                 field: "network.construction".into(),
                 ..e
-            })?
-        };
+            })?;
         if routing == RoutingKind::Spam && !n.faulty_links.is_empty() {
             return Err(InputError::new(
                 "network.faulty_links",
@@ -409,15 +455,109 @@ impl Scenario {
             ));
         }
         let r1 = topo.parse_node(&n.r1, "network.r1")?;
-        let flit = FlitFormat::new(n.flit_width).map_err(|e| InputError {
+        let params = n.router_params()?;
+        let mut faulty = Vec::new();
+        for l in &n.faulty_links {
+            let e = l.edge(&topo, "network.faulty_links")?;
+            if !faulty.contains(&e) {
+                faulty.push(e);
+            }
+        }
+        let ftmesh = if routing.is_mesh() {
+            Some(n.faulty_mesh()?)
+        } else {
+            None
+        };
+        if !routing.is_mesh() && faulty.len() > 1 {
+            return Err(InputError::new(
+                "network.faulty_links",
+                format!("{:?}", names(&n.faulty_links)),
+                "at most one link (paper 000 §7 tolerates a single link fault; the same link may be named from both ends)",
+            ));
+        }
+        let t = &self.traffic;
+        t.check()?;
+        let dest_range = t.dest_range(topo.nodes())?;
+        let scheme = t.scheme(routing, ftmesh.as_ref())?;
+        // LIN and XY-path multicasts start at the origin only.
+        let origin_only = match scheme {
+            Some(MeshScheme::Path(k)) if k.origin_only() => Some(k.name()),
+            _ => None,
+        };
+        if let Some(name) = origin_only {
+            if t.pattern == Pattern::Poisson && t.multicast_fraction > 0.0 {
+                return Err(InputError::new(
+                    "traffic.multicast_scheme",
+                    name,
+                    format!("a scheme for random sources; {name} multicasts start at 0,0 (use pattern = \"scripted\")"),
+                ));
+            }
+        }
+        let scripted = t
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m.check(i, &topo, ftmesh.as_ref(), &params, origin_only))
+            .collect::<InputResult<Vec<_>>>()?;
+        if t.pattern != Pattern::Scripted && !t.messages.is_empty() {
+            return Err(InputError::new(
+                "traffic.messages",
+                t.messages.len(),
+                "explicit messages need traffic.pattern = \"scripted\"",
+            ));
+        }
+        let excluded = |u: NodeId| {
+            ftmesh
+                .as_ref()
+                .is_some_and(|fm| fm.is_blocked(topo.coord(u)))
+        };
+        let raw = t
+            .raw
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                crate::network::raw::validate(i, w, &topo, params.flit, params.injection, &excluded)
+            })
+            .collect::<InputResult<Vec<_>>>()?;
+        self.run.check()?;
+        self.timing.check()?;
+        Ok(Validated {
+            topo,
+            construction,
+            spam_bfs,
+            r1,
+            params,
+            faulty,
+            fault_info: n.fault_info,
+            pattern: t.pattern,
+            dest_range,
+            scripted,
+            scheme,
+            ftmesh,
+            raw,
+        })
+    }
+}
+
+/// Faulty links as written, for error messages.
+fn names(links: &[LinkName]) -> Vec<String> {
+    links.iter().map(|l| l.to_string()).collect()
+}
+
+impl NetworkCfg {
+    /// The router parameters: the flit width, buffers and channels checked
+    /// together with the routing function they serve.
+    fn router_params(&self) -> InputResult<RouterParams> {
+        let routing = self.routing;
+        let flit = FlitFormat::new(self.flit_width).map_err(|e| InputError {
             field: "network.flit_width".into(),
             ..e
         })?;
         let params = RouterParams {
             flit,
-            depth: n.buffer_depth,
-            injection: n.injection_channels,
-            consumption: n.consumption_channels,
+            depth: self.buffer_depth,
+            injection: self.injection_channels,
+            consumption: self.consumption_channels,
             classes: if routing == RoutingKind::Spam {
                 1
             } else if routing.is_mesh() {
@@ -426,308 +566,262 @@ impl Scenario {
                 2
             },
             routing,
-            setup_cycles: n.header_setup_cycles,
-            strip_deferred: n.strip_deferred,
+            setup_cycles: self.header_setup_cycles,
+            strip_deferred: self.strip_deferred,
         };
         params.validate().map_err(|e| InputError {
             field: format!("network.{}", e.field),
             ..e
         })?;
-        flit.check_nodes(crate::router::mesh::address_space(routing, &topo))
+        flit.check_nodes(crate::router::mesh::address_space(routing, &self.topology))
             .map_err(|e| InputError {
                 field: "network.flit_width".into(),
                 ..e
             })?;
-        let mut faulty = Vec::new();
-        for s in &n.faulty_links {
-            let e = parse_link(&topo, s)?;
-            if !faulty.contains(&e) {
-                faulty.push(e);
-            }
+        Ok(params)
+    }
+
+    /// Mesh routing: the mesh with its faulty blocks (\[FTTREE\]'s disable
+    /// rule), from the faulty nodes and links.
+    fn faulty_mesh(&self) -> InputResult<FaultyMesh> {
+        let topo = self.topology;
+        // [FTTREE] models node faults: a faulty link takes its end node
+        // with the larger id with it (docs/decisions.md).
+        let mut nodes = Vec::new();
+        for s in &self.faulty_nodes {
+            nodes.push(topo.coord(topo.parse_node(s, "network.faulty_nodes")?));
         }
-        let ftmesh = if routing.is_mesh() {
-            // [FTTREE] models node faults: a faulty link takes its end node
-            // with the larger id with it (docs/decisions.md).
-            let mut nodes = Vec::new();
-            for s in &n.faulty_nodes {
-                nodes.push(topo.coord(topo.parse_node(s, "network.faulty_nodes")?));
-            }
-            for s in &n.faulty_links {
-                let (a, b) = parse_link_ends(&topo, s)?;
-                nodes.push(topo.coord(a.max(b)));
-            }
-            let fm = crate::ftmesh::FaultyMesh::new(topo, &nodes)?;
-            if !fm.blocks.is_empty() && routing == RoutingKind::Hamiltonian {
-                return Err(InputError::new(
-                    "network.routing",
-                    "hamiltonian",
-                    "dor or negative_first on a mesh with faulty nodes or links (the fault-tolerant tree schemes)",
-                ));
-            }
-            let healthy = (0..topo.nodes())
-                .filter(|&u| !fm.is_blocked(topo.coord(u)))
-                .count();
-            if healthy < 2 {
-                return Err(InputError::new(
-                    "network.faulty_nodes",
-                    format!("{:?}", n.faulty_nodes),
-                    "faults that leave at least two healthy nodes (after the disable rule)",
-                ));
-            }
-            Some(fm)
-        } else {
-            None
-        };
-        if !routing.is_mesh() && faulty.len() > 1 {
+        for l in &self.faulty_links {
+            let (a, b) = l.ends(&topo, "network.faulty_links")?;
+            nodes.push(topo.coord(a.max(b)));
+        }
+        let fm = FaultyMesh::new(topo, &nodes)?;
+        if !fm.blocks.is_empty() && self.routing == RoutingKind::Hamiltonian {
             return Err(InputError::new(
-                "network.faulty_links",
-                format!("{:?}", n.faulty_links),
-                "at most one link (paper 000 §7 tolerates a single link fault; the same link may be named from both ends)",
+                "network.routing",
+                "hamiltonian",
+                "dor or negative_first on a mesh with faulty nodes or links (the fault-tolerant tree schemes)",
             ));
         }
-        let fault_info = match n.fault_info.as_str() {
-            "global" => FaultInfo::Global,
-            "local" => FaultInfo::Local,
-            other => {
-                return Err(InputError::new(
-                    "network.fault_info",
-                    other,
-                    "global or local (who knows about the faulty link, paper 000 §7)",
-                ))
-            }
-        };
-        let t = &self.traffic;
-        let pattern = match t.pattern.as_str() {
-            "poisson" => Pattern::Poisson,
-            "scripted" => Pattern::Scripted,
-            "none" => Pattern::None,
-            other => {
-                return Err(InputError::new(
-                    "traffic.pattern",
-                    other,
-                    "one of poisson, scripted, none",
-                ))
-            }
-        };
-        if !(t.rate.is_finite() && (0.0..=1.0).contains(&t.rate)) {
+        let healthy = (0..topo.nodes())
+            .filter(|&u| !fm.is_blocked(topo.coord(u)))
+            .count();
+        if healthy < 2 {
+            return Err(InputError::new(
+                "network.faulty_nodes",
+                format!("{:?}", self.faulty_nodes),
+                "faults that leave at least two healthy nodes (after the disable rule)",
+            ));
+        }
+        Ok(fm)
+    }
+}
+
+impl TrafficCfg {
+    /// The ranges of the traffic section's own values.
+    pub fn check(&self) -> InputResult<()> {
+        if !(self.rate.is_finite() && (0.0..=1.0).contains(&self.rate)) {
             return Err(InputError::new(
                 "traffic.rate",
-                t.rate,
+                self.rate,
                 "messages per node per cycle, from 0 to 1",
             ));
         }
-        if !(t.multicast_fraction.is_finite() && (0.0..=1.0).contains(&t.multicast_fraction)) {
+        let f = self.multicast_fraction;
+        if !(f.is_finite() && (0.0..=1.0).contains(&f)) {
             return Err(InputError::new(
                 "traffic.multicast_fraction",
-                t.multicast_fraction,
+                f,
                 "a fraction from 0 to 1",
             ));
         }
-        let max_d = topo.nodes() - 1;
-        let mut dest_range = match t.destinations {
+        check_length(self.length, "traffic.length")?;
+        if self.length_max != 0 && !(self.length..=1_000_000).contains(&self.length_max) {
+            return Err(InputError::new(
+                "traffic.length_max",
+                self.length_max,
+                format!(
+                    "0 (fixed length) or from traffic.length ({}) to 1e6",
+                    self.length
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Multicast destination counts `(min, max)` on a network of `nodes`.
+    fn dest_range(&self, nodes: u32) -> InputResult<(u32, u32)> {
+        let max_d = nodes - 1;
+        let mut range = match self.destinations {
             DestCount::Fixed(d) => (d, d),
             DestCount::Range([a, b]) => (a, b),
         };
         // The network size bounds the count only where random traffic uses
         // it; a scripted scenario on a small torus keeps the default. The
         // default itself is clamped to the network (2×2, 3×3 tori).
-        let is_default = t.destinations == DEFAULT_DESTINATIONS;
-        if is_default && pattern == Pattern::Poisson && dest_range.1 > max_d {
-            dest_range = (dest_range.0.min(max_d), max_d);
+        let poisson = self.pattern == Pattern::Poisson;
+        if self.destinations == DEFAULT_DESTINATIONS && poisson && range.1 > max_d {
+            range = (range.0.min(max_d), max_d);
         }
-        let too_many = pattern == Pattern::Poisson && dest_range.1 > max_d;
-        if dest_range.0 < 1 || dest_range.0 > dest_range.1 || too_many {
+        if range.0 < 1 || range.0 > range.1 || (poisson && range.1 > max_d) {
             return Err(InputError::new(
                 "traffic.destinations",
-                &t.destinations,
+                &self.destinations,
                 format!("a count or [min, max] with 1 <= min <= max <= {max_d} (nodes other than the source)"),
             ));
         }
-        check_length(t.length, "traffic.length")?;
-        if t.length_max != 0 && !(t.length..=1_000_000).contains(&t.length_max) {
-            return Err(InputError::new(
-                "traffic.length_max",
-                t.length_max,
-                format!(
-                    "0 (fixed length) or from traffic.length ({}) to 1e6",
-                    t.length
-                ),
-            ));
-        }
-        let scheme = if routing.is_mesh() {
-            let k = crate::treeworm::scheme::MeshScheme::parse(
-                &t.multicast_scheme,
-                routing,
-                "traffic.multicast_scheme",
-            )?;
-            let faults = ftmesh.as_ref().is_some_and(|fm| !fm.blocks.is_empty());
-            if faults && !k.fault_tolerant() {
+        Ok(range)
+    }
+
+    /// The multicast scheme under `routing`: mesh routing only, and
+    /// fault-tolerant when the mesh `fm` has faulty blocks.
+    fn scheme(
+        &self,
+        routing: RoutingKind,
+        fm: Option<&FaultyMesh>,
+    ) -> InputResult<Option<MeshScheme>> {
+        let field = "traffic.multicast_scheme";
+        if !routing.is_mesh() {
+            if self.multicast_scheme != SchemeName::Auto {
                 return Err(InputError::new(
-                    "traffic.multicast_scheme",
-                    &t.multicast_scheme,
-                    "ft-s1, ft-s2, ft-s3 or ft-unicast on a mesh with faulty nodes or links (paper 002)",
+                    field,
+                    self.multicast_scheme,
+                    "auto with tree or spam routing (schemes are for mesh routing)",
                 ));
             }
-            Some(k)
-        } else if t.multicast_scheme != "auto" {
-            return Err(InputError::new(
-                "traffic.multicast_scheme",
-                &t.multicast_scheme,
-                "auto with tree or spam routing (schemes are for mesh routing)",
-            ));
-        } else {
-            None
-        };
-        // LIN and XY-path multicasts start at the origin only.
-        let origin_only = match scheme {
-            Some(crate::treeworm::scheme::MeshScheme::Path(k)) if k.origin_only() => Some(k.name()),
-            _ => None,
-        };
-        if let Some(name) = origin_only {
-            if pattern == Pattern::Poisson && t.multicast_fraction > 0.0 {
-                return Err(InputError::new(
-                    "traffic.multicast_scheme",
-                    name,
-                    format!("a scheme for random sources; {name} multicasts start at 0,0 (use pattern = \"scripted\")"),
-                ));
-            }
+            return Ok(None);
         }
-        let mut scripted = Vec::new();
-        for (i, m) in t.messages.iter().enumerate() {
-            let f = |k: &str| format!("traffic.messages[{i}].{k}");
-            let healthy = |s: &str, field: String| -> InputResult<NodeId> {
-                let u = topo.parse_node(s, &field)?;
-                match &ftmesh {
-                    Some(fm) => fm.healthy_node(topo.coord(u), &field).map(|_| u),
-                    None => Ok(u),
-                }
-            };
-            let source = healthy(&m.source, f("source"))?;
-            let mut dests = Vec::new();
-            for d in &m.destinations {
-                let d = healthy(d, f("destinations"))?;
-                if d == source {
-                    return Err(InputError::new(
-                        f("destinations"),
-                        &m.source,
-                        "the source cannot be its own destination",
-                    ));
-                }
-                dests.push(d);
+        let k = self.multicast_scheme.for_routing(routing, field)?;
+        if fm.is_some_and(|fm| !fm.blocks.is_empty()) && !k.fault_tolerant() {
+            return Err(InputError::new(
+                field,
+                self.multicast_scheme,
+                "ft-s1, ft-s2, ft-s3 or ft-unicast on a mesh with faulty nodes or links (paper 002)",
+            ));
+        }
+        Ok(Some(k))
+    }
+}
+
+impl ScriptedMessage {
+    /// Message `i` on `topo` (healthy nodes of `fm`), for routers with
+    /// `params`; `origin_only` names a scheme whose multicasts start at 0,0.
+    fn check(
+        &self,
+        i: usize,
+        topo: &Topology,
+        fm: Option<&FaultyMesh>,
+        params: &RouterParams,
+        origin_only: Option<&str>,
+    ) -> InputResult<Scripted> {
+        let f = |k: &str| format!("traffic.messages[{i}].{k}");
+        let healthy = |s: &str, field: String| -> InputResult<NodeId> {
+            let u = topo.parse_node(s, &field)?;
+            match fm {
+                Some(fm) => fm.healthy_node(topo.coord(u), &field).map(|_| u),
+                None => Ok(u),
             }
-            dests.sort_unstable();
-            dests.dedup();
-            if dests.is_empty() {
+        };
+        let source = healthy(&self.source, f("source"))?;
+        let mut dests = Vec::new();
+        for d in &self.destinations {
+            let d = healthy(d, f("destinations"))?;
+            if d == source {
                 return Err(InputError::new(
                     f("destinations"),
-                    "[]",
-                    "at least one destination",
+                    &self.source,
+                    "the source cannot be its own destination",
                 ));
             }
-            check_length(m.length, &f("length"))?;
-            if let Some(name) = origin_only.filter(|_| dests.len() > 1 && source != 0) {
-                return Err(InputError::new(
-                    f("source"),
-                    &m.source,
-                    format!("0,0: {name} multicasts start at the origin"),
-                ));
-            }
-            if routing.is_mesh() && m.tree.is_some() {
-                return Err(InputError::new(
-                    f("tree"),
-                    m.tree.unwrap_or(0),
-                    "no tree with mesh routing (the scheme sets each worm's class)",
-                ));
-            }
-            if let Some(tr) = m.tree {
-                if tr >= params.classes {
-                    let allowed = if params.classes == 1 { "0" } else { "0 or 1" };
-                    return Err(InputError::new(f("tree"), tr, allowed));
-                }
-            }
-            scripted.push(Scripted {
-                cycle: m.cycle,
-                source,
-                dests,
-                length: m.length,
-                tree: m.tree,
-            });
+            dests.push(d);
         }
-        if pattern != Pattern::Scripted && !t.messages.is_empty() {
+        dests.sort_unstable();
+        dests.dedup();
+        if dests.is_empty() {
             return Err(InputError::new(
-                "traffic.messages",
-                t.messages.len(),
-                "explicit messages need traffic.pattern = \"scripted\"",
+                f("destinations"),
+                "[]",
+                "at least one destination",
             ));
         }
-        let mut raw = Vec::new();
-        for (i, w) in t.raw.iter().enumerate() {
-            let excluded = |u: NodeId| {
-                ftmesh
-                    .as_ref()
-                    .is_some_and(|fm| fm.is_blocked(topo.coord(u)))
-            };
-            raw.push(crate::network::raw::validate(
-                i,
-                w,
-                &topo,
-                flit,
-                params.injection,
-                &excluded,
-            )?);
+        check_length(self.length, &f("length"))?;
+        if let Some(name) = origin_only.filter(|_| dests.len() > 1 && source != 0) {
+            return Err(InputError::new(
+                f("source"),
+                &self.source,
+                format!("0,0: {name} multicasts start at the origin"),
+            ));
         }
-        let r = &self.run;
-        if r.cycles == 0 || r.cycles > MAX_CYCLES {
-            return Err(InputError::new("run.cycles", r.cycles, "1 to 1e9"));
+        if params.routing.is_mesh() && self.tree.is_some() {
+            return Err(InputError::new(
+                f("tree"),
+                self.tree.unwrap_or(0),
+                "no tree with mesh routing (the scheme sets each worm's class)",
+            ));
         }
-        if r.warmup > MAX_CYCLES {
-            return Err(InputError::new("run.warmup", r.warmup, "0 to 1e9"));
+        if let Some(tr) = self.tree {
+            if tr >= params.classes {
+                let allowed = if params.classes == 1 { "0" } else { "0 or 1" };
+                return Err(InputError::new(f("tree"), tr, allowed));
+            }
         }
-        if r.drain_cycles > MAX_CYCLES {
+        Ok(Scripted {
+            cycle: self.cycle,
+            source,
+            dests,
+            length: self.length,
+            tree: self.tree,
+        })
+    }
+}
+
+impl RunCfg {
+    /// The ranges of the run section's cycle counts.
+    pub fn check(&self) -> InputResult<()> {
+        if self.cycles == 0 || self.cycles > MAX_CYCLES {
+            return Err(InputError::new("run.cycles", self.cycles, "1 to 1e9"));
+        }
+        if self.warmup > MAX_CYCLES {
+            return Err(InputError::new("run.warmup", self.warmup, "0 to 1e9"));
+        }
+        if self.drain_cycles > MAX_CYCLES {
             return Err(InputError::new(
                 "run.drain_cycles",
-                r.drain_cycles,
+                self.drain_cycles,
                 "0 to 1e9",
             ));
         }
-        if !(16..=MAX_CYCLES).contains(&r.deadlock_threshold) {
+        if !(16..=MAX_CYCLES).contains(&self.deadlock_threshold) {
             return Err(InputError::new(
                 "run.deadlock_threshold",
-                r.deadlock_threshold,
+                self.deadlock_threshold,
                 "16 to 1e9 cycles",
             ));
         }
-        if r.total_cycles().is_none() {
+        if self.total_cycles().is_none() {
             // Unreachable with the bounds above; kept so a future bound
             // change cannot make the run end wrap around.
             return Err(InputError::new(
                 "run.drain_cycles",
-                r.drain_cycles,
+                self.drain_cycles,
                 "warmup + cycles + drain_cycles below 2^64",
             ));
         }
-        if self.timing.startup_cycles > 1_000_000 {
+        Ok(())
+    }
+}
+
+impl TimingCfg {
+    /// The range of the start-up latency.
+    pub fn check(&self) -> InputResult<()> {
+        if self.startup_cycles > 1_000_000 {
             return Err(InputError::new(
                 "timing.startup_cycles",
-                self.timing.startup_cycles,
+                self.startup_cycles,
                 "0 to 1e6",
             ));
         }
-        Ok(Validated {
-            topo,
-            construction,
-            spam_bfs,
-            r1,
-            params,
-            faulty,
-            fault_info,
-            pattern,
-            dest_range,
-            scripted,
-            scheme,
-            ftmesh,
-            raw,
-        })
+        Ok(())
     }
 }
 
@@ -743,45 +837,14 @@ pub fn check_length(l: u32, field: &str) -> InputResult<()> {
     Ok(())
 }
 
-/// Parses `X,Y,DIR` into an edge.
+/// Parses `X,Y,DIR` into an edge of `topo` (`network.faulty_links`).
 pub fn parse_link(topo: &Topology, s: &str) -> InputResult<EdgeId> {
-    let (node, dir) = parse_link_dir(topo, s)?;
-    topo.edge(node, dir)
-        .ok_or_else(|| InputError::new("network.faulty_links", s, "a link that exists"))
-}
-
-/// Parses `X,Y,DIR` into the two nodes the link joins.
-pub fn parse_link_ends(topo: &Topology, s: &str) -> InputResult<(NodeId, NodeId)> {
-    let (node, dir) = parse_link_dir(topo, s)?;
-    let other = topo
-        .neighbor(node, dir)
-        .ok_or_else(|| InputError::new("network.faulty_links", s, "a link that exists"))?;
-    Ok((node, other))
-}
-
-fn parse_link_dir(topo: &Topology, s: &str) -> InputResult<(NodeId, Dir)> {
-    let err = || {
-        InputError::new(
-            "network.faulty_links",
-            s,
-            "`X,Y,DIR` with DIR one of +x, -x, +y, -y",
-        )
-    };
-    let mut it = s.split(',');
-    let (x, y, d) = (
-        it.next().ok_or_else(err)?,
-        it.next().ok_or_else(err)?,
-        it.next().ok_or_else(err)?,
-    );
-    if it.next().is_some() {
-        return Err(err());
-    }
-    let node = topo.parse_node(&format!("{x},{y}"), "network.faulty_links")?;
-    let dir = Dir::ALL
-        .into_iter()
-        .find(|dd| dd.name() == d.trim())
-        .ok_or_else(err)?;
-    Ok((node, dir))
+    let field = "network.faulty_links";
+    let l: LinkName = s.parse().map_err(|e| InputError {
+        field: field.into(),
+        ..e
+    })?;
+    l.edge(topo, field)
 }
 
 /// Where `field` (`section.key`, or `traffic.messages[i].key`) is written
@@ -905,6 +968,9 @@ fn type_error(
             "(missing)".to_string(),
             format!("a value: `{key}` is required here (docs/scenario.md){at}"),
         )
+    } else if let Some((v, allowed)) = crate::error::text::refused(&msg) {
+        // A value its type's `FromStr` refused: quoted as it was read.
+        (v.to_string(), format!("{allowed}{at}"))
     } else {
         let v = cur.map_or(String::from("?"), |v| v.to_string());
         (v, format!("{}{at}", allowed_for(&msg)))

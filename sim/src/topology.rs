@@ -298,6 +298,79 @@ impl fmt::Display for Topology {
     }
 }
 
+/// `torus:KxM` or `mesh:KxM` ([`Topology::parse`]).
+impl std::str::FromStr for Topology {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<Topology> {
+        Topology::parse(s)
+    }
+}
+
+/// A link named by one of its ends and the direction it leaves in, `X,Y,DIR`
+/// (DIR one of +x, -x, +y, -y): how scenarios and the command line name a
+/// faulty link. Parsing checks the form; [`LinkName::edge`] checks it
+/// against a topology.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkName {
+    pub x: i64,
+    pub y: i64,
+    pub dir: Dir,
+}
+
+impl LinkName {
+    /// The node and direction on `topo`; `field` names the input in the
+    /// error when the node is off the network.
+    pub fn node_dir(&self, topo: &Topology, field: &str) -> InputResult<(NodeId, Dir)> {
+        Ok((topo.node_at(self.x, self.y, field)?, self.dir))
+    }
+
+    /// The edge on `topo`, if the link exists there.
+    pub fn edge(&self, topo: &Topology, field: &str) -> InputResult<EdgeId> {
+        let (node, dir) = self.node_dir(topo, field)?;
+        topo.edge(node, dir)
+            .ok_or_else(|| InputError::new(field, self, "a link that exists"))
+    }
+
+    /// The two nodes the link joins on `topo` (this end first).
+    pub fn ends(&self, topo: &Topology, field: &str) -> InputResult<(NodeId, NodeId)> {
+        let (node, dir) = self.node_dir(topo, field)?;
+        let other = topo
+            .neighbor(node, dir)
+            .ok_or_else(|| InputError::new(field, self, "a link that exists"))?;
+        Ok((node, other))
+    }
+}
+
+impl std::str::FromStr for LinkName {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<LinkName> {
+        let err = || InputError::new("link", s, "`X,Y,DIR` with DIR one of +x, -x, +y, -y");
+        let mut it = s.split(',');
+        let (x, y, d) = (
+            it.next().ok_or_else(err)?,
+            it.next().ok_or_else(err)?,
+            it.next().ok_or_else(err)?,
+        );
+        if it.next().is_some() {
+            return Err(err());
+        }
+        Ok(LinkName {
+            x: x.trim().parse().map_err(|_| err())?,
+            y: y.trim().parse().map_err(|_| err())?,
+            dir: Dir::ALL
+                .into_iter()
+                .find(|dd| dd.name() == d.trim())
+                .ok_or_else(err)?,
+        })
+    }
+}
+
+impl fmt::Display for LinkName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{},{}", self.x, self.y, self.dir)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,10 +18,10 @@ const Y: u32 = 4;
 
 fn crossing(consumption: usize) -> (Network, Report) {
     let mut s = Scenario::default();
-    s.network.topology = "torus:4x4".into();
+    s.network.topology = "torus:4x4".parse().unwrap();
     s.network.consumption_channels = consumption;
     s.timing.startup_cycles = 0;
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     s.traffic.destinations = DestCount::Fixed(1);
     s.run.warmup = 0;
     s.run.cycles = 1;
@@ -94,7 +94,7 @@ fn two_consumption_channels_no_deadlock() {
 #[test]
 fn long_blocks_at_saturation_are_not_deadlocks() {
     let mut s = Scenario::default();
-    s.network.topology = "torus:8x8".into();
+    s.network.topology = "torus:8x8".parse().unwrap();
     s.traffic.rate = 0.05;
     s.traffic.seed = 3;
     s.run.warmup = 1_000;

@@ -26,10 +26,10 @@ fn link_name(net: &Network, e: u32) -> String {
 /// Mixed traffic on an 8×8 DSTM-1 torus: short window, then drain.
 fn scenario(link: Option<&str>, info: &str) -> Scenario {
     let mut s = Scenario::default();
-    s.network.topology = "torus:8x8".into();
+    s.network.topology = "torus:8x8".parse().unwrap();
     s.network.construction = "dstm1".into();
-    s.network.faulty_links = link.map(|l| vec![l.to_string()]).unwrap_or_default();
-    s.network.fault_info = info.into();
+    s.network.faulty_links = link.map(|l| vec![l.parse().unwrap()]).unwrap_or_default();
+    s.network.fault_info = info.parse().unwrap();
     s.traffic.rate = 0.01;
     s.traffic.multicast_fraction = 0.2;
     s.traffic.destinations = wormcast_sim::scenario::DestCount::Range([2, 8]);
@@ -193,7 +193,7 @@ fn diverted_unicast_pays_a_second_startup() {
     };
     let latency = |info: &str, startup: u64, (s, d): (u32, u32)| {
         let mut sc = scenario(Some(&name), info);
-        sc.traffic.pattern = "none".into();
+        sc.traffic.pattern = "none".parse().unwrap();
         sc.timing.startup_cycles = startup;
         sc.run.cycles = 10;
         let mut net = Network::new(&sc).unwrap();
@@ -237,15 +237,15 @@ fn local_fault_runs_are_deterministic() {
 /// Bad values of the new key and more than one faulty link are input errors.
 #[test]
 fn fault_scenario_errors() {
-    let mut s = scenario(Some("3,4,+x"), "nearby");
-    let e = Network::new(&s).err().unwrap();
+    // A bad name fails at the parse (typed scenario), naming its key.
+    let e = Scenario::from_toml("[network]\nfault_info = \"nearby\"\n", &[], "t.toml").unwrap_err();
     assert_eq!(e.field, "network.fault_info");
-    s.network.fault_info = "local".into();
-    s.network.faulty_links = vec!["3,4,+x".into(), "1,1,-y".into()];
+    let mut s = scenario(Some("3,4,+x"), "local");
+    s.network.faulty_links = vec!["3,4,+x".parse().unwrap(), "1,1,-y".parse().unwrap()];
     let e = Network::new(&s).err().unwrap();
     assert_eq!(e.field, "network.faulty_links");
     // The same link named from both ends is one link.
-    s.network.faulty_links = vec!["3,4,+x".into(), "4,4,-x".into()];
+    s.network.faulty_links = vec!["3,4,+x".parse().unwrap(), "4,4,-x".parse().unwrap()];
     assert!(Network::new(&s).is_ok());
 }
 
@@ -281,7 +281,7 @@ fn cross_check(step: usize) {
         let name = link_name(&probe, e);
         for (info, fi) in [("global", FaultInfo::Global), ("local", FaultInfo::Local)] {
             let mut sc = scenario(Some(&name), info);
-            sc.traffic.pattern = "none".into();
+            sc.traffic.pattern = "none".parse().unwrap();
             sc.run.cycles = 10;
             sc.run.drain_cycles = 200_000;
             let mut net = Network::new(&sc).unwrap();
@@ -368,7 +368,7 @@ fn router_diverts_the_whole_worm_to_its_consumption_channel() {
 #[test]
 fn only_the_faulty_branch_is_diverted_at_a_split_point() {
     let mut probe = scenario(None, "global");
-    probe.traffic.pattern = "none".into();
+    probe.traffic.pattern = "none".parse().unwrap();
     let net0 = Network::new(&probe).unwrap();
     let t = &net0.trees[0];
     // A node u with two children on tree 0 (not the root, so the worm
@@ -383,8 +383,8 @@ fn only_the_faulty_branch_is_diverted_at_a_split_point() {
     let topo = net0.v.topo;
     let (x, y) = topo.coord(u);
     let mut s = probe.clone();
-    s.network.faulty_links = vec![format!("{x},{y},{}", d.name())];
-    s.network.fault_info = "local".into();
+    s.network.faulty_links = vec![format!("{x},{y},{}", d.name()).parse().unwrap()];
+    s.network.fault_info = "local".parse().unwrap();
     let mut net = Network::new(&s).unwrap();
     // From the root of tree 0 to u itself, to c (behind the fault) and to
     // the healthy child: the worm splits at u into C, the faulty port and

@@ -12,11 +12,11 @@ use wormcast_sim::treeworm::scheme::MeshScheme;
 
 fn mesh_scenario(k: u32, m: u32, scheme: Scheme) -> Scenario {
     let mut s = Scenario::default();
-    s.network.topology = format!("mesh:{k}x{m}");
-    s.network.routing = scheme.routing().name().into();
+    s.network.topology = format!("mesh:{k}x{m}").parse().unwrap();
+    s.network.routing = scheme.routing().name().parse().unwrap();
     s.network.injection_channels = 4;
     s.network.consumption_channels = 4;
-    s.traffic.multicast_scheme = scheme.name().into();
+    s.traffic.multicast_scheme = scheme.name().parse().unwrap();
     s
 }
 
@@ -33,7 +33,7 @@ proptest! {
     ) {
         let scheme = Scheme::ALL[si];
         let mut s = mesh_scenario(k, m, scheme);
-        s.traffic.pattern = "none".into();
+        s.traffic.pattern = "none".parse().unwrap();
         s.timing.startup_cycles = 0;
         s.network.buffer_depth = depth;
         let mut net = Network::new(&s).unwrap();
@@ -152,7 +152,7 @@ fn heavy_load_no_deadlock_depths() {
 #[test]
 fn lin_scripted_burst() {
     let mut s = mesh_scenario(6, 6, Scheme::Lin);
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     let mut net = Network::new(&s).unwrap();
     let n = net.v.topo.nodes();
     for j in 0..20u32 {
@@ -415,7 +415,7 @@ proptest! {
         len in 2u32..8,
     ) {
         let mut s = mesh_scenario(k, m, Scheme::XyPath);
-        s.traffic.pattern = "none".into();
+        s.traffic.pattern = "none".parse().unwrap();
         s.timing.startup_cycles = 0;
         let mut net = Network::new(&s).unwrap();
         let n = net.v.topo.nodes();
@@ -445,7 +445,7 @@ fn xy_path_thesis_example_on_the_cycle_model() {
     let m = Scheme::XyPath.multicast(&topo, 0, &d).unwrap();
     assert_eq!((m.traffic(), m.time()), (18, 12));
     let mut s = mesh_scenario(10, 10, Scheme::XyPath);
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     let mut net = Network::new(&s).unwrap();
     let mut sorted = d.clone();
     sorted.sort_unstable();
@@ -463,7 +463,7 @@ fn xy_path_thesis_example_on_the_cycle_model() {
 #[test]
 fn submit_rejects_a_one_flit_message() {
     let mut s = mesh_scenario(4, 4, Scheme::DualPath);
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     let mut net = Network::new(&s).unwrap();
     let e = net.submit(0, vec![5], 1, None).unwrap_err();
     assert_eq!((e.field.as_str(), e.value.as_str()), ("length", "1"));

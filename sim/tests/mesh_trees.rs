@@ -26,12 +26,12 @@ const TREES: [&str; 8] = [
 
 fn scenario(k: u32, m: u32, scheme: &str, routing: &str, faults: &[(u32, u32)]) -> Scenario {
     let mut s = Scenario::default();
-    s.network.topology = format!("mesh:{k}x{m}");
-    s.network.routing = routing.into();
+    s.network.topology = format!("mesh:{k}x{m}").parse().unwrap();
+    s.network.routing = routing.parse().unwrap();
     s.network.injection_channels = 4;
     s.network.consumption_channels = 4;
     s.network.faulty_nodes = faults.iter().map(|(x, y)| format!("{x},{y}")).collect();
-    s.traffic.multicast_scheme = scheme.into();
+    s.traffic.multicast_scheme = scheme.parse().unwrap();
     s
 }
 
@@ -84,7 +84,7 @@ proptest! {
             (0..topo.nodes()).filter(|&u| !fm.is_blocked(topo.coord(u))).collect();
         let routing = if nf { "negative_first" } else { "dor" };
         let mut s = scenario(k, m, name, routing, &faults);
-        s.traffic.pattern = "none".into();
+        s.traffic.pattern = "none".parse().unwrap();
         s.timing.startup_cycles = 0;
         s.network.buffer_depth = depth;
         let h = healthy.len() as u32;
@@ -147,7 +147,7 @@ proptest! {
 fn faulty_8x8(scheme: &str) -> Scenario {
     let faults = [(2, 2), (3, 3), (5, 1), (6, 6), (1, 5)];
     let mut s = scenario(8, 8, scheme, "dor", &faults);
-    s.network.faulty_links = vec!["4,5,+x".into()];
+    s.network.faulty_links = vec!["4,5,+x".parse().unwrap()];
     s.traffic.rate = 0.002;
     s.traffic.multicast_fraction = 0.5;
     s.traffic.destinations = wormcast_sim::scenario::DestCount::Range([2, 6]);
@@ -253,7 +253,7 @@ fn thesis_trees_under_load() {
 #[test]
 fn two_dds_trees_deadlock() {
     let mut s = scenario(3, 5, "dds", "dor", &[]);
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     s.timing.startup_cycles = 0;
     let topo = Topology::mesh(3, 5).unwrap();
     let id = |x, y| topo.id(x, y);
@@ -302,7 +302,7 @@ fn err_field(s: &Scenario) -> String {
 #[test]
 fn bad_input() {
     let script = |s: &mut Scenario, src: &str, dests: &[&str]| {
-        s.traffic.pattern = "scripted".into();
+        s.traffic.pattern = "scripted".parse().unwrap();
         s.traffic.messages = vec![wormcast_sim::scenario::ScriptedMessage {
             cycle: 0,
             source: src.into(),
@@ -325,7 +325,7 @@ fn bad_input() {
     assert_eq!(err_field(&s), "ok");
     // The API: a faulty destination, an unreachable one.
     let mut s = scenario(6, 6, "ft-s1", "dor", &[(1, 0)]);
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     let mut net = Network::new(&s).unwrap();
     assert_eq!(
         net.submit(0, vec![1], 4, None).unwrap_err().field,
@@ -339,7 +339,7 @@ fn bad_input() {
     // Off-mesh or self destinations, for a thesis tree and an ft tree.
     for name in ["vh", "ft-s3"] {
         let mut s = scenario(4, 4, name, "dor", &[]);
-        s.traffic.pattern = "none".into();
+        s.traffic.pattern = "none".parse().unwrap();
         let mut net = Network::new(&s).unwrap();
         assert!(net.submit(0, vec![99], 4, None).is_err(), "{name}");
         assert!(net.submit(5, vec![5], 4, None).is_err(), "{name}");
@@ -365,10 +365,14 @@ fn bad_input() {
     s.network.faulty_nodes = vec!["x".into()];
     assert_eq!(err_field(&s), "network.faulty_nodes");
     s.network.faulty_nodes.clear();
-    s.network.faulty_links = vec!["5,0,+x".into()];
+    s.network.faulty_links = vec!["5,0,+x".parse().unwrap()];
     assert_eq!(err_field(&s), "network.faulty_links");
     // Several faulty links are fine on a mesh (a torus keeps its one).
-    s.network.faulty_links = vec!["0,0,+x".into(), "3,3,+y".into(), "4,1,-x".into()];
+    s.network.faulty_links = vec![
+        "0,0,+x".parse().unwrap(),
+        "3,3,+y".parse().unwrap(),
+        "4,1,-x".parse().unwrap(),
+    ];
     assert_eq!(err_field(&s), "ok");
     // Faults that leave fewer than two healthy nodes.
     let all: Vec<(u32, u32)> = (0..3).flat_map(|x| (0..3).map(move |y| (x, y))).collect();
@@ -395,7 +399,7 @@ fn bad_input() {
 #[test]
 fn lone_ft_s1_message_of_five_worms_deadlocks() {
     let mut s = scenario(6, 7, "ft-s1", "dor", &[(4, 1), (0, 0)]);
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     s.timing.startup_cycles = 0;
     s.network.buffer_depth = 1;
     let topo = Topology::mesh(6, 7).unwrap();

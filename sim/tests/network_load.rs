@@ -17,7 +17,7 @@ fn run(s: &Scenario) -> (Network, Report) {
 #[test]
 fn torus16_past_saturation_drains_clean() {
     let mut s = Scenario::default();
-    s.network.topology = "torus:16x16".into();
+    s.network.topology = "torus:16x16".parse().unwrap();
     s.traffic.rate = RATE;
     s.traffic.seed = 7;
     s.run.warmup = 10_000;
@@ -58,7 +58,7 @@ const RATE: f64 = 0.0012;
 #[test]
 fn torus16_far_past_saturation_200k_cycles() {
     let mut s = Scenario::default();
-    s.network.topology = "torus:16x16".into();
+    s.network.topology = "torus:16x16".parse().unwrap();
     s.traffic.rate = 0.02;
     s.traffic.seed = 7;
     s.run.warmup = 10_000;
@@ -96,7 +96,7 @@ fn json_without_wall(r: &Report) -> serde_json::Value {
 #[test]
 fn same_seed_same_report_other_seed_differs() {
     let mut s = Scenario::default();
-    s.network.topology = "torus:8x8".into();
+    s.network.topology = "torus:8x8".parse().unwrap();
     s.traffic.rate = 0.03;
     s.traffic.seed = 11;
     s.run.warmup = 2_000;

@@ -59,11 +59,11 @@ proptest! {
     #[test]
     fn every_message_delivered_exactly_once((k, m, dstm2, r1, msgs) in case()) {
         let mut s = Scenario::default();
-        s.network.topology = format!("torus:{k}x{m}");
+        s.network.topology = format!("torus:{k}x{m}").parse().unwrap();
         s.network.construction = if dstm2 { "dstm2" } else { "dstm1" }.into();
         s.network.r1 = xy(k, r1);
         s.timing.startup_cycles = 3;
-        s.traffic.pattern = "scripted".into();
+        s.traffic.pattern = "scripted".parse().unwrap();
         // The Poisson default [4, 12] is validated even for scripted traffic
         // and exceeds N-1 on 3x3 and 3x4 tori.
         s.traffic.destinations = DestCount::Fixed(1);

@@ -36,10 +36,10 @@ fn network(depth: usize) -> Network {
 fn network_with(depth: usize, strip_deferred: bool) -> Network {
     let mut s = Scenario::default();
     s.network.strip_deferred = strip_deferred;
-    s.network.topology = "torus:8x8".into();
+    s.network.topology = "torus:8x8".parse().unwrap();
     s.network.buffer_depth = depth;
     s.timing.startup_cycles = 0;
-    s.traffic.pattern = "none".into();
+    s.traffic.pattern = "none".parse().unwrap();
     s.run.warmup = 0;
     s.run.cycles = 1000;
     Network::new(&s).unwrap()

@@ -90,8 +90,8 @@ fn tables_give_legal_minimal_paths() {
 
 fn spam_scenario(topo: &str, rate: f64, seed: u64) -> Scenario {
     let mut s = Scenario::default();
-    s.network.topology = topo.into();
-    s.network.routing = "spam".into();
+    s.network.topology = topo.parse().unwrap();
+    s.network.routing = "spam".parse().unwrap();
     s.network.construction = "bfs".into();
     s.traffic.rate = rate;
     s.traffic.seed = seed;
@@ -154,7 +154,7 @@ fn high_load_16x16_no_deadlock() {
 #[test]
 fn two_worms_consumed_at_once() {
     let mut s = spam_scenario("torus:4x4", 0.0, 1);
-    s.traffic.pattern = "scripted".into();
+    s.traffic.pattern = "scripted".parse().unwrap();
     s.timing.startup_cycles = 0;
     let msg = |src: &str| {
         toml::from_str::<wormcast_sim::scenario::ScriptedMessage>(&format!(
@@ -186,14 +186,14 @@ fn two_worms_consumed_at_once() {
 /// channel, and the number of hops its path takes, for a unicast from 0,0.
 fn unicast_arrival(routing: &str, setup: u32, x: u32) -> (u64, u64) {
     let mut s = Scenario::default();
-    s.network.topology = "torus:8x8".into();
-    s.network.routing = routing.into();
+    s.network.topology = "torus:8x8".parse().unwrap();
+    s.network.routing = routing.parse().unwrap();
     if routing == "spam" {
         s.network.construction = "bfs".into();
     }
     s.network.header_setup_cycles = setup;
     s.timing.startup_cycles = 0;
-    s.traffic.pattern = "scripted".into();
+    s.traffic.pattern = "scripted".parse().unwrap();
     s.traffic.messages = vec![toml::from_str(&format!(
         "cycle = 0\nsource = \"0,0\"\ndestinations = [\"{x},0\"]\nlength = 4"
     ))

@@ -20,9 +20,9 @@ const LENGTH: u32 = 6;
 /// examples/multicast-split.toml, built in code: one multicast on a 4×4 torus.
 fn scenario() -> Scenario {
     let mut s = Scenario::default();
-    s.network.topology = "torus:4x4".into();
+    s.network.topology = "torus:4x4".parse().unwrap();
     s.timing.startup_cycles = 2;
-    s.traffic.pattern = "scripted".into();
+    s.traffic.pattern = "scripted".parse().unwrap();
     s.traffic.messages = vec![ScriptedMessage {
         cycle: 0,
         source: format!("{},{}", SOURCE.0, SOURCE.1),

@@ -10,6 +10,7 @@
 //! memory (VmHWM) is read after each, so each reading is the peak up to and
 //! including that scenario.
 
+use crate::cli::measure::median;
 use crate::cli::output::{self, Dest};
 use crate::cli::run::load_checked;
 use std::path::PathBuf;
@@ -59,12 +60,6 @@ struct Row {
     offered_messages_per_node_cycle: f64,
     accepted_messages_per_node_cycle: f64,
     peak_rss_mib: f64,
-}
-
-/// The median of `v` (the upper one of an even count); `v` is not empty.
-pub fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn peak_rss_mib() -> f64 {

@@ -11,7 +11,7 @@
 //! The replay checks the model's outputs against the recording as it goes,
 //! so it measures the traced traffic or reports that it did not.
 
-use crate::cli::bench::median;
+use crate::cli::measure::median;
 use crate::cli::output::Dest;
 use crate::cli::run::load_checked;
 use std::path::PathBuf;

@@ -163,3 +163,8 @@ pub fn prepare(dests: &[Option<&Dest>]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A node as `(x,y)`, the way every table prints it.
+pub fn pt([x, y]: [u32; 2]) -> String {
+    format!("({x},{y})")
+}

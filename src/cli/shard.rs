@@ -14,8 +14,8 @@
 //! cannot silently splice two different sweeps.
 
 use crate::cli::output::{self, Dest};
-use crate::cli::sweep::{exit_code, plot, Point, SweepOut};
-use serde::{Deserialize, Serialize};
+use crate::cli::sweep_out::{exit_code, plot, Point, ShardInfo, SweepOut};
+use serde::Deserialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,20 +46,6 @@ impl ShardSpec {
     pub fn owns(&self, p: usize) -> bool {
         p % self.count == self.index
     }
-}
-
-/// What a shard's JSON carries beyond an unsharded sweep's: which slice it
-/// is and of which sweep.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct ShardInfo {
-    pub index: usize,
-    pub count: usize,
-    /// FNV-1a 64 of the sweep definition (scenario text, `--set`s, loads,
-    /// schemes), as hex.
-    pub fingerprint: String,
-    pub points_total: usize,
-    /// The unsharded positions of this shard's points, in order.
-    pub point_indices: Vec<usize>,
 }
 
 /// A stable hash of the sweep definition (not `DefaultHasher`, whose

@@ -4,6 +4,7 @@
 //! Generators of `docs/results/fig8-tarjan.md` and
 //! `docs/results/fig11-12-faults.md`.
 
+use crate::cli::output::pt;
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -225,8 +226,8 @@ pub fn show(topology: &str, spec: TarjanSpec, as_json: bool) -> Result<ExitCode,
                 "roots",
                 format!(
                     "centroid: T1 {}, T2 {}",
-                    super::trees::pt(xy(p.trees[0].root)),
-                    super::trees::pt(xy(p.trees[1].root))
+                    pt(xy(p.trees[0].root)),
+                    pt(xy(p.trees[1].root))
                 ),
             ),
             (

@@ -3,6 +3,7 @@
 //! distance). `--table A..B` prints the DSTM-1/DSTM-2 table of
 //! `docs/results/dstm-trees.md` next to Theorems 5.1/5.2.
 
+use crate::cli::output::pt;
 use serde_json::json;
 use std::process::ExitCode;
 use wormcast_sim::topology::{EdgeId, NodeId, Topology};
@@ -138,11 +139,6 @@ pub fn checks(topo: &Topology, p: &TreePair) -> Checks {
 fn xy(topo: &Topology, n: NodeId) -> [u32; 2] {
     let (x, y) = topo.coord(n);
     [x, y]
-}
-
-/// A node as `(x,y)`, the way every table prints it.
-pub fn pt([x, y]: [u32; 2]) -> String {
-    format!("({x},{y})")
 }
 
 /// `H(i,j)` / `V(i,j)` name of an edge: now `Topology::edge_name`, so

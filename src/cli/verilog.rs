@@ -424,7 +424,7 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
             "topology": plan.topo.to_string(),
             "routing": params.routing.name(),
             "construction": sc.network.construction,
-            "multicast_scheme": sc.traffic.multicast_scheme,
+            "multicast_scheme": sc.traffic.multicast_scheme.to_string(),
             "flit_width": params.flit.width,
             "buffer_depth": params.depth,
             "consumption_channels": params.consumption,

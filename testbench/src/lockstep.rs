@@ -352,9 +352,9 @@ pub fn mesh_fabric_scenario(
     seed: u64,
 ) -> wormcast_sim::scenario::Scenario {
     let mut sc = fabric_scenario(topology, rate, seed);
-    sc.network.routing = routing.into();
+    sc.network.routing = routing.parse().expect("a routing function");
     sc.network.consumption_channels = consumption;
-    sc.traffic.multicast_scheme = scheme.into();
+    sc.traffic.multicast_scheme = scheme.parse().expect("a multicast scheme");
     sc.traffic.multicast_fraction = 0.4;
     sc
 }

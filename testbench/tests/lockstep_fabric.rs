@@ -46,7 +46,7 @@ fn fabric_3x5_dstm2_lockstep() {
 /// consumption channels) with a header setup delay of 2 cycles.
 fn spam_scenario(rate: f64, seed: u64, setup: u32) -> wormcast_sim::scenario::Scenario {
     let mut sc = fabric_scenario("torus:4x4", rate, seed);
-    sc.network.routing = "spam".into();
+    sc.network.routing = "spam".parse().unwrap();
     sc.network.construction = "bfs".into();
     sc.network.header_setup_cycles = setup;
     sc
@@ -79,8 +79,8 @@ fn fabric_spam_setup_off_by_one_is_caught() {
 /// good tree after a second start-up (native NI, same in both runs).
 fn local_fault_scenario(seed: u64) -> wormcast_sim::scenario::Scenario {
     let mut sc = fabric_scenario("torus:4x4", 0.02, seed);
-    sc.network.faulty_links = vec!["2,1,+x".into()];
-    sc.network.fault_info = "local".into();
+    sc.network.faulty_links = vec!["2,1,+x".parse().unwrap()];
+    sc.network.fault_info = "local".parse().unwrap();
     sc
 }
 

@@ -444,7 +444,7 @@ fn spam_fabric_verilog_matches_native() {
     // testbench is 2.5× larger and the Verilator build alone takes over a
     // minute on 2 cores.
     let mut sc = fabric_scenario("torus:3x3", 0.03, 43);
-    sc.network.routing = "spam".into();
+    sc.network.routing = "spam".parse().unwrap();
     sc.network.construction = "bfs".into();
     sc.network.header_setup_cycles = 2;
     let st = fabric_ports_check("SPAM fabric", &dir, &sc, SPAM_FABRIC_CYCLES, &mut |_| {});

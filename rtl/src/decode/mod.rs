@@ -86,10 +86,8 @@ use wormcast_sim::config::{RouterConfig, RouterParams, RoutingKind};
 use wormcast_sim::flit;
 use wormcast_sim::router::{InState, RouterError};
 
-pub use crate::hw::SETUP_W;
+pub use crate::hw::{CONS_W, SETUP_W};
 
-/// Consumption channels (outputs 4..4 + CONS_W).
-pub const CONS_W: usize = wormcast_sim::config::MAX_LOCAL;
 // The consumption choice is a priority chain over four channels.
 const _: () = assert!(CONS_W == 4 && MASK_W == 4 + CONS_W);
 

@@ -34,6 +34,18 @@ use crate::topology::{Dir, Topology};
 /// Shadow message number meaning "no message known".
 pub const NO_MSG: u32 = u32::MAX;
 
+/// Shadow message numbers at or above this (and below `NO_MSG`) are raw
+/// worms: `RAW_MSG | index` into `Network::raw`.
+pub const RAW_MSG: u32 = 0x8000_0000;
+/// Set in a raw worm's shadow number on the TAIL an input in `Discard`
+/// forwarded: the worm reached the NI truncated.
+pub const TRUNC_MSG: u32 = 0x4000_0000;
+
+/// Whether shadow number `m` belongs to a raw worm.
+pub fn is_raw(m: u32) -> bool {
+    m != NO_MSG && m & RAW_MSG != 0
+}
+
 /// Per-router shadow registers, parallel to the FIFOs and output registers.
 #[derive(Debug, Clone, Copy)]
 pub struct Shadow {
@@ -68,8 +80,8 @@ impl Sidecar for Beside<'_> {
     fn load(&mut self, i: usize, slot: usize, outs: u8, discarding: bool) {
         let mut m = self.shadow.fifo[i][slot];
         // The TAIL of a raw worm an input was discarding.
-        if discarding && crate::network::raw::is_raw(m) {
-            m |= crate::network::raw::TRUNC_MSG;
+        if discarding && is_raw(m) {
+            m |= TRUNC_MSG;
         }
         for o in router::bits(outs) {
             self.shadow.out[o] = m;
@@ -84,6 +96,25 @@ impl Sidecar for Beside<'_> {
     fn popped(&mut self, i: usize) {
         self.last_move[i] = self.cycle;
     }
+}
+
+/// A raw worm driving a link input (see `network::raw`): the state of its
+/// stand-in output register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkDrive {
+    /// Router and link input driven.
+    pub router: u32,
+    pub input: u8,
+    /// The upstream router and output it stands in for.
+    pub upstream: (u32, u8),
+    /// Index into `Network::raw`.
+    pub worm: u32,
+    /// Next flit to load.
+    pub next: u32,
+    /// The link is held (the upstream output was free).
+    pub holding: bool,
+    pub flit: Flit,
+    pub valid: bool,
 }
 
 /// Where a router's link output goes: `(router, input port)`.
@@ -122,7 +153,7 @@ pub struct Fabric {
     pub router_steps: u64,
     /// Scripted raw worms driving link inputs (`network::raw`); empty in
     /// every run without `traffic.raw`, so the kernel checks only that.
-    pub drives: Vec<crate::network::raw::LinkDrive>,
+    pub drives: Vec<LinkDrive>,
 }
 
 impl Fabric {
@@ -235,7 +266,7 @@ impl Fabric {
             for k in 0..self.drives.len() {
                 let d = self.drives[k];
                 if d.holding && d.valid {
-                    let msg = crate::network::raw::RAW_MSG | d.worm;
+                    let msg = RAW_MSG | d.worm;
                     self.offer(d.router as usize, d.input as usize, d.flit, msg);
                 }
             }

@@ -22,21 +22,12 @@
 //! worm.
 
 use crate::error::{InputError, InputResult};
+// The shadow numbers and the link driver are the fabric's (the kernel
+// drives them); re-exported here beside the scenario side of raw worms.
+pub use crate::fabric::{is_raw, LinkDrive, RAW_MSG, TRUNC_MSG};
 use crate::flit::{Flit, FlitFormat, Head, KIND_RESERVED, PAYLOAD_SHIFT};
 use crate::topology::{Dir, NodeId, Topology};
 use serde::{Deserialize, Serialize};
-
-/// Shadow message numbers at or above this (and below `NO_MSG`) are raw
-/// worms: `RAW_MSG | index` into `Network::raw`.
-pub const RAW_MSG: u32 = 0x8000_0000;
-/// Set in a raw worm's shadow number on the TAIL an input in `Discard`
-/// forwarded: the worm reached the NI truncated.
-pub const TRUNC_MSG: u32 = 0x4000_0000;
-
-/// Whether shadow number `m` belongs to a raw worm.
-pub fn is_raw(m: u32) -> bool {
-    m != crate::fabric::NO_MSG && m & RAW_MSG != 0
-}
 
 /// `[[traffic.raw]]`: one raw worm as written in the scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,13 +39,13 @@ pub struct RawWormCfg {
     pub node: String,
     /// `inj0`..`inj3` (injection channel) or `+x`, `-x`, `+y`, `-y` (link
     /// input from that neighbour). Default `inj0`.
-    #[serde(default = "default_port")]
-    pub port: String,
+    #[serde(default = "default_port", with = "crate::error::text")]
+    pub port: RawPort,
     pub flits: Vec<RawFlitCfg>,
 }
 
-fn default_port() -> String {
-    "inj0".into()
+fn default_port() -> RawPort {
+    RawPort::Injection(0)
 }
 
 /// A header `Node` value: a node `X,Y` (encoded as the routing addresses
@@ -92,6 +83,38 @@ pub struct RawFlitCfg {
 pub enum RawPort {
     Injection(usize),
     Link(Dir),
+}
+
+/// `injK` or a direction, as a scenario writes it; whether the router has
+/// injection channel K is checked by [`validate`].
+impl std::str::FromStr for RawPort {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<RawPort> {
+        let t = s.trim();
+        let port = match t.strip_prefix("inj") {
+            Some(k) => k.parse().ok().map(RawPort::Injection),
+            None => Dir::ALL
+                .into_iter()
+                .find(|d| d.name() == t)
+                .map(RawPort::Link),
+        };
+        port.ok_or_else(|| {
+            InputError::new(
+                "port",
+                s,
+                "injK (injection channel K, below network.injection_channels) or +x, -x, +y, -y (link input from that neighbour)",
+            )
+        })
+    }
+}
+
+impl std::fmt::Display for RawPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RawPort::Injection(k) => write!(f, "inj{k}"),
+            RawPort::Link(d) => f.write_str(d.name()),
+        }
+    }
 }
 
 /// A header `Node` after validation.
@@ -150,8 +173,12 @@ pub fn validate(
             "a node of the fabric (not faulty or disabled)",
         ));
     }
-    let port = parse_port(&w.port, injection)
-        .map_err(|allowed| InputError::new(f("port"), &w.port, allowed))?;
+    let port = match w.port {
+        RawPort::Injection(k) if k >= injection => {
+            return Err(InputError::new(f("port"), w.port, port_allowed(injection)))
+        }
+        p => p,
+    };
     if w.flits.is_empty() || w.flits.len() > MAX_RAW_FLITS {
         return Err(InputError::new(
             f("flits"),
@@ -179,7 +206,7 @@ pub fn check_wired(i: usize, w: &RawWorm, cfg: &RawWormCfg, wired: bool) -> Inpu
     match w.port {
         RawPort::Link(d) if !wired => Err(InputError::new(
             format!("traffic.raw[{i}].port"),
-            &cfg.port,
+            cfg.port,
             format!(
                 "a link input that exists at {}: its {} link is missing, faulty, cut out or on no tree",
                 cfg.node,
@@ -190,26 +217,12 @@ pub fn check_wired(i: usize, w: &RawWorm, cfg: &RawWormCfg, wired: bool) -> Inpu
     }
 }
 
-/// `inj0`..`inj{injection-1}` or a direction; the error text lists them.
-fn parse_port(s: &str, injection: usize) -> Result<RawPort, String> {
-    let s = s.trim();
-    let allowed = || {
-        format!(
-            "inj0..inj{} (injection channel) or +x, -x, +y, -y (link input from that neighbour)",
-            injection - 1
-        )
-    };
-    if let Some(k) = s.strip_prefix("inj") {
-        return match k.parse::<usize>() {
-            Ok(k) if k < injection => Ok(RawPort::Injection(k)),
-            _ => Err(allowed()),
-        };
-    }
-    Dir::ALL
-        .into_iter()
-        .find(|d| d.name() == s)
-        .map(RawPort::Link)
-        .ok_or_else(allowed)
+/// What a port may be on a router with `injection` injection channels.
+fn port_allowed(injection: usize) -> String {
+    format!(
+        "inj0..inj{} (injection channel) or +x, -x, +y, -y (link input from that neighbour)",
+        injection - 1
+    )
 }
 
 fn flit(fl: &RawFlitCfg, at: &str, topo: &Topology, fmt: FlitFormat) -> InputResult<RawFlit> {
@@ -352,23 +365,4 @@ pub fn encode(
         RawFlit::Tail(p) => fmt.tail(p),
         RawFlit::Reserved(p) => KIND_RESERVED | (p & fmt.payload_mask()) << PAYLOAD_SHIFT,
     })
-}
-
-/// A raw worm driving a link input (see the module doc): the state of its
-/// stand-in output register.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LinkDrive {
-    /// Router and link input driven.
-    pub router: u32,
-    pub input: u8,
-    /// The upstream router and output it stands in for.
-    pub upstream: (u32, u8),
-    /// Index into `Network::raw`.
-    pub worm: u32,
-    /// Next flit to load.
-    pub next: u32,
-    /// The link is held (the upstream output was free).
-    pub holding: bool,
-    pub flit: Flit,
-    pub valid: bool,
 }

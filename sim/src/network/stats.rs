@@ -279,7 +279,9 @@ impl Report {
                 .iter()
                 .map(|s| s[..4].iter().sum::<u64>())
                 .sum(),
-            faulty_links: net.scenario.network.faulty_links.clone(),
+            faulty_links: (net.scenario.network.faulty_links.iter())
+                .map(|l| l.to_string())
+                .collect(),
             fault_info: net.v.fault_info.name().to_string(),
             diverted_worms: net.diverted_worms,
             reinjected_messages: net.relays.len() as u64,

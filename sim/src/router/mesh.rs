@@ -144,12 +144,12 @@ pub fn first_head(
     match c.route(p.routing, h.node)? {
         None => {
             let cons = || {
-                super::routing::pool_choice(
-                    super::routing::input_pool(cfg, p, input, h.class),
+                super::consumption::pool_choice(
+                    super::consumption::input_pool(cfg, p, input, h.class),
                     owned,
                 )
             };
-            let mask = super::routing::own_header(&h, cons, link_ok)?;
+            let mask = super::consumption::own_header(&h, cons, link_ok)?;
             Ok((mask, true, h.class))
         }
         Some(d) => {

@@ -38,6 +38,7 @@
 //! the fastest contract on an iCE40).
 
 pub mod arbiter;
+pub mod consumption;
 pub mod error;
 pub mod fifo;
 pub mod mesh;

@@ -58,6 +58,29 @@ impl FaultInfo {
     }
 }
 
+/// `network.fault_info` as written.
+impl std::str::FromStr for FaultInfo {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<FaultInfo> {
+        [FaultInfo::Global, FaultInfo::Local]
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                InputError::new(
+                    "fault_info",
+                    s,
+                    "global or local (who knows about the faulty link, paper 000 §7)",
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for FaultInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One faulty link that lies on a tree of a pair (§7): which tree it breaks,
 /// which stays good, and the link's two ends in the broken tree. The one
 /// definition used by the analytic metrics ([`FaultModel`]) and by the

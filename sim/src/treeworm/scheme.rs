@@ -43,6 +43,67 @@ pub enum MeshScheme {
     FtUnicast,
 }
 
+/// `traffic.multicast_scheme` as written: `auto` (the routing function's
+/// default) or a scheme by name. Which schemes a routing function runs is
+/// checked against `network.routing` by [`SchemeName::for_routing`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemeName {
+    Auto,
+    Named(MeshScheme),
+}
+
+impl SchemeName {
+    /// The scheme under `routing`, naming `field` if the routing function
+    /// does not run it ([`MeshScheme::parse`] explains why).
+    pub fn for_routing(self, routing: RoutingKind, field: &str) -> InputResult<MeshScheme> {
+        MeshScheme::parse(&self.to_string(), routing, field)
+    }
+}
+
+impl std::str::FromStr for SchemeName {
+    type Err = InputError;
+    fn from_str(s: &str) -> InputResult<SchemeName> {
+        if s == "auto" {
+            return Ok(SchemeName::Auto);
+        }
+        let all = MeshScheme::all();
+        all.iter()
+            .find(|k| k.name() == s)
+            .map(|&k| SchemeName::Named(k))
+            .ok_or_else(|| {
+                let by_routing: Vec<String> = RoutingKind::ALL
+                    .into_iter()
+                    .filter(|r| r.is_mesh())
+                    .map(|r| {
+                        let names: Vec<&str> = all
+                            .iter()
+                            .filter(|k| k.accepts(r))
+                            .map(|k| k.name())
+                            .collect();
+                        format!("with routing = \"{r}\": {}", names.join(", "))
+                    })
+                    .collect();
+                InputError::new(
+                    "multicast_scheme",
+                    s,
+                    format!(
+                        "auto, or a mesh multicast scheme: {}",
+                        by_routing.join("; ")
+                    ),
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for SchemeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SchemeName::Auto => f.write_str("auto"),
+            SchemeName::Named(k) => f.write_str(k.name()),
+        }
+    }
+}
+
 /// What the NI sends for one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {

@@ -133,7 +133,10 @@ pub fn analyse(scenario: &Scenario) -> InputResult<(Analysis, Network)> {
                 Some(MeshScheme::Path(Scheme::BrcpPure | Scheme::BrcpMinimal)) => mesh::Progress::NegativeFirst,
                 _ => mesh::Progress::None,
             };
-            let scheme = scenario.network.routing.clone() + ", multicast scheme " + &scenario.traffic.multicast_scheme;
+            let scheme = format!(
+                "{}, multicast scheme {}",
+                scenario.network.routing, scenario.traffic.multicast_scheme
+            );
             (
                 mesh::automaton(&v.topo, cfgs, params, tree_worms, rule, &|n| v.excluded(n)),
                 format!(
@@ -170,7 +173,10 @@ fn fault_words(s: &Scenario) -> String {
     } else {
         format!(
             ", faulty link(s) {} with {} information",
-            s.network.faulty_links.join(" "),
+            (s.network.faulty_links.iter())
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
             s.network.fault_info
         )
     }

@@ -246,7 +246,7 @@ pub const WITNESS_LENGTH: u32 = 64;
 /// only these worms, started at `offsets`.
 pub fn scenario(base: &Scenario, worms: &[Worm], offsets: &[u64]) -> Scenario {
     let mut s = base.clone();
-    s.traffic.pattern = "scripted".into();
+    s.traffic.pattern = crate::scenario::Pattern::Scripted;
     s.traffic.raw.clear();
     s.traffic.messages = worms
         .iter()
@@ -324,7 +324,5 @@ pub fn replay(base: &Scenario, worms: &[Worm], trials: usize) -> InputResult<Rep
 }
 
 fn base_diameter(s: &Scenario) -> u32 {
-    crate::topology::Topology::parse(&s.network.topology)
-        .map(|t| t.k + t.m)
-        .unwrap_or(16)
+    s.network.topology.k + s.network.topology.m
 }

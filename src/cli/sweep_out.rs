@@ -1,0 +1,151 @@
+//! A sweep's results, as `wormcast sweep` and `wormcast sweep-merge` both
+//! write them: the points of the JSON, its exit status and the latency
+//! plot. Below both commands, so the merge (`shard`) reads what the sweep
+//! writes without the two modules importing each other.
+
+use crate::cli::output::Dest;
+use serde::{Deserialize, Serialize};
+use std::process::ExitCode;
+
+/// What a shard's JSON carries beyond an unsharded sweep's: which slice it
+/// is and of which sweep.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ShardInfo {
+    pub index: usize,
+    pub count: usize,
+    /// FNV-1a 64 of the sweep definition (scenario text, `--set`s, loads,
+    /// schemes), as hex.
+    pub fingerprint: String,
+    pub points_total: usize,
+    /// The unsharded positions of this shard's points, in order.
+    pub point_indices: Vec<usize>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Point {
+    pub scheme: String,
+    pub load: f64,
+    pub complete: bool,
+    pub stop_reason: String,
+    pub cycles: u64,
+    pub latency_mean_cycles: f64,
+    pub latency_p50_cycles: u64,
+    pub latency_p99_cycles: u64,
+    pub latency_unicast_mean_cycles: f64,
+    pub latency_multicast_mean_cycles: f64,
+    pub offered_messages_per_node_cycle: f64,
+    pub accepted_messages_per_node_cycle: f64,
+    pub throughput_flits_per_node_cycle: f64,
+    pub source_throughput_min: f64,
+    pub saturated: bool,
+    pub deadlock: bool,
+    pub scoreboard_clean: bool,
+    pub wall_seconds: f64,
+}
+
+/// The sweep JSON: one format for an unsharded sweep, a shard (with
+/// `shard`) and a merge (without: byte for byte an unsharded sweep's, but
+/// for the points' `wall_seconds`).
+#[derive(Serialize)]
+pub struct SweepOut<'a> {
+    pub scenario: String,
+    pub complete: bool,
+    pub points: &'a [Point],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+}
+
+/// A sweep's (or merge's) exit status: 130 when points are missing
+/// (interrupted), 1 when a point deadlocked or its scoreboard is not clean,
+/// else 0.
+pub fn exit_code(points: &[Point], complete: bool) -> ExitCode {
+    if !complete {
+        return ExitCode::from(130);
+    }
+    if points.iter().all(|p| p.scoreboard_clean && !p.deadlock) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Mean latency (log scale) against offered load, one line per scheme;
+/// saturated points are drawn hollow.
+pub fn plot(dest: &Dest, points: &[Point], title: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let mut svg = String::new();
+    draw(&mut svg, points, title).map_err(|e| e.to_string())?;
+    Ok(dest.write(svg.as_bytes())?)
+}
+
+/// Draws the SVG in memory; `plot` writes it through `output`.
+fn draw<'a>(
+    svg: &'a mut String,
+    points: &[Point],
+    title: &str,
+) -> Result<(), Box<dyn std::error::Error + 'a>> {
+    use plotters::prelude::*;
+    let root = SVGBackend::with_string(svg, (900, 600)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let xmax = points.iter().map(|p| p.load).fold(0.0, f64::max) * 1.05;
+    let ymin = points
+        .iter()
+        .map(|p| p.latency_mean_cycles)
+        .filter(|&y| y > 0.0)
+        .fold(f64::INFINITY, f64::min)
+        .min(1e9)
+        * 0.8;
+    let ymax = points
+        .iter()
+        .map(|p| p.latency_mean_cycles)
+        .fold(1.0, f64::max)
+        * 1.5;
+    let ymin = if ymin.is_finite() { ymin.max(1.0) } else { 1.0 };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("latency vs load — {title}"), ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(
+            0.0..xmax.max(1e-9),
+            (ymin..ymax.max(ymin * 2.0)).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("offered load (messages / node / cycle)")
+        .y_desc("mean latency (cycles)")
+        .draw()?;
+    let mut schemes: Vec<&str> = points.iter().map(|p| p.scheme.as_str()).collect();
+    schemes.dedup();
+    for (i, s) in schemes.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let mut pts: Vec<&Point> = points
+            .iter()
+            .filter(|p| p.scheme == *s && p.latency_mean_cycles > 0.0)
+            .collect();
+        pts.sort_by(|a, b| a.load.total_cmp(&b.load));
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.load, p.latency_mean_cycles)),
+                color.stroke_width(2),
+            ))?
+            .label(*s)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart.draw_series(pts.iter().map(|p| {
+            let style = if p.saturated {
+                color.stroke_width(2)
+            } else {
+                color.filled()
+            };
+            Circle::new((p.load, p.latency_mean_cycles), 4, style)
+        }))?;
+    }
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.8))
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
