@@ -859,62 +859,56 @@ mod tests {
 
     #[test]
     fn each_idiom_is_narrowed_and_nothing_else() {
+        type Rewrite = fn(&str, &Decls) -> String;
         let d = decls(
             "    input wire  [3:0] c;\n    reg  [8:0] worm_n;\n    reg  w_tail;\n    reg  [5:0] p_rl;\n    reg  [16:0] sum;\n    reg  [15:0] q;",
         );
-        assert_eq!(
-            assign_literal("        c = 32'h1;", &d),
-            "        c = 4'h1;"
-        );
-        assert_eq!(
-            assign_literal("        q <= 32'h0;", &d),
-            "        q <= 16'h0;"
-        );
-        // A value that does not fit is a real finding: left for the lint.
-        assert_eq!(
-            assign_literal("        c = 32'h10;", &d),
-            "        c = 32'h10;"
-        );
-        assert_eq!(
-            assign_literal("        x = 32'h1;", &d),
-            "        x = 32'h1;"
-        );
-        assert_eq!(
-            compare_literal("if ((c == 32'h0) & (c != 32'h3)) begin", &d),
-            "if ((c == 4'h0) & (c != 4'h3)) begin"
-        );
-        // `a + c == 0` compares the sum: not rewritten.
-        assert_eq!(
-            compare_literal("x = a + c == 32'h0;", &d),
-            "x = a + c == 32'h0;"
-        );
-        assert_eq!(
-            masks("worm_n = (((p_rl) & 9'h1ff) << 32'h1);", &d),
-            "worm_n = ({3'h0, p_rl} << 32'h1);"
-        );
-        assert_eq!(masks("q = ((sum) & 16'hffff);", &d), "q = sum[15:0];");
-        // A truncation inside a concatenation would change its width: left alone.
-        assert_eq!(
-            masks("q = {((sum) & 16'hffff), c};", &d),
-            "q = {((sum) & 16'hffff), c};"
-        );
-        // A shift sized by a compare, not by the assignment: left alone.
-        assert_eq!(
-            shifted_bits("worm_n = ((w_tail) << (32'h3)) == c;", &d),
-            "worm_n = ((w_tail) << (32'h3)) == c;"
-        );
-        // Not a full mask: left alone.
-        assert_eq!(
-            masks("q = ((sum) & 16'hfff0);", &d),
-            "q = ((sum) & 16'hfff0);"
-        );
-        assert_eq!(
-            shifted_bits(
-                "worm_n = (worm_n & ~(1 << (32'h0)) | ((w_tail) << (32'h0)));",
-                &d
+        let cases: &[(Rewrite, &str, &str)] = &[
+            (assign_literal, "        c = 32'h1;", "        c = 4'h1;"),
+            (assign_literal, "        q <= 32'h0;", "        q <= 16'h0;"),
+            // A value that does not fit is a real finding: left for the lint.
+            (assign_literal, "        c = 32'h10;", "        c = 32'h10;"),
+            (assign_literal, "        x = 32'h1;", "        x = 32'h1;"),
+            (
+                compare_literal,
+                "if ((c == 32'h0) & (c != 32'h3)) begin",
+                "if ((c == 4'h0) & (c != 4'h3)) begin",
             ),
-            "worm_n = (worm_n & ~(1 << (32'h0)) | (({8'h0, w_tail}) << (32'h0)));"
-        );
+            // `a + c == 0` compares the sum: not rewritten.
+            (
+                compare_literal,
+                "x = a + c == 32'h0;",
+                "x = a + c == 32'h0;",
+            ),
+            (
+                masks,
+                "worm_n = (((p_rl) & 9'h1ff) << 32'h1);",
+                "worm_n = ({3'h0, p_rl} << 32'h1);",
+            ),
+            (masks, "q = ((sum) & 16'hffff);", "q = sum[15:0];"),
+            // A truncation inside a concatenation would change its width: left alone.
+            (
+                masks,
+                "q = {((sum) & 16'hffff), c};",
+                "q = {((sum) & 16'hffff), c};",
+            ),
+            // A shift sized by a compare, not by the assignment: left alone.
+            (
+                shifted_bits,
+                "worm_n = ((w_tail) << (32'h3)) == c;",
+                "worm_n = ((w_tail) << (32'h3)) == c;",
+            ),
+            // Not a full mask: left alone.
+            (masks, "q = ((sum) & 16'hfff0);", "q = ((sum) & 16'hfff0);"),
+            (
+                shifted_bits,
+                "worm_n = (worm_n & ~(1 << (32'h0)) | ((w_tail) << (32'h0)));",
+                "worm_n = (worm_n & ~(1 << (32'h0)) | (({8'h0, w_tail}) << (32'h0)));",
+            ),
+        ];
+        for (rewrite, line, want) in cases {
+            assert_eq!(rewrite(line, &d), *want, "rewriting `{line}`");
+        }
     }
 
     #[test]
