@@ -612,3 +612,27 @@ fn no_debug_text_in_tables() {
         }
     }
 }
+
+/// An endless scenario input (`/dev/zero`) is refused at the size cap
+/// with the limit named, by every command that reads a scenario, instead
+/// of being read until memory runs out. Timed only to turn a regression
+/// (a hang) into a failure.
+#[test]
+fn endless_scenario_input_is_refused_at_the_cap() {
+    let cmds: [&[&str]; 3] = [&["run"], &["sweep", "--loads", "0.001"], &["verify"]];
+    for cmd in cmds {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(wormcast(&[cmd, &["--scenario", "/dev/zero"]].concat()));
+        });
+        let o = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .unwrap_or_else(|_| panic!("{cmd:?} --scenario /dev/zero did not return"));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd:?}: {err}");
+        assert!(
+            err.contains("/dev/zero") && err.contains("64 MiB") && !err.contains("panicked"),
+            "{cmd:?}: {err}"
+        );
+    }
+}

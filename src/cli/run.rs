@@ -108,13 +108,33 @@ pub enum Engine {
     Verilator,
 }
 
+/// The largest scenario file read. Real ones are kilobytes (scripted
+/// traffic may make them megabytes); without a cap an endless input such
+/// as `/dev/zero` would be read until memory runs out.
+pub const MAX_SCENARIO_BYTES: u64 = 64 << 20;
+
+/// A scenario file's text, refused past [`MAX_SCENARIO_BYTES`].
+pub fn read_scenario(p: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let cannot = |e: &dyn std::fmt::Display| format!("cannot read scenario {}: {e}", p.display());
+    let mut bytes = Vec::new();
+    std::fs::File::open(p)
+        .and_then(|f| f.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| cannot(&e))?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(format!(
+            "invalid scenario {}: larger than {} MiB (allowed: a TOML file of at most {} bytes)",
+            p.display(),
+            MAX_SCENARIO_BYTES >> 20,
+            MAX_SCENARIO_BYTES
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| cannot(&format!("not UTF-8 text ({e})")))
+}
+
 pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
     let (text, origin) = match scenario {
-        Some(p) => (
-            std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read scenario {}: {e}", p.display()))?,
-            p.display().to_string(),
-        ),
+        Some(p) => (read_scenario(p)?, p.display().to_string()),
         None => (String::new(), "built-in default scenario".to_string()),
     };
     Scenario::from_toml(&text, sets, &origin).map_err(|e| e.to_string())
@@ -128,7 +148,7 @@ pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scena
         return Err(match scenario {
             Some(p) => locate_error(
                 e,
-                &std::fs::read_to_string(p).unwrap_or_default(),
+                &read_scenario(p).unwrap_or_default(),
                 &p.display().to_string(),
                 sets,
             ),

@@ -117,8 +117,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     }
     // Build and validate every point before running any.
     let base_text = match &a.scenario {
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| format!("cannot read scenario {}: {e}", p.display()))?,
+        Some(p) => super::run::read_scenario(p)?,
         None => String::new(),
     };
     let origin = a
