@@ -24,6 +24,25 @@ pub fn fpga_tb(top: &str, cycles: u64) -> String {
     )
 }
 
+/// The on-chip traffic plan of the built-in scenario with `sets`
+/// (`section.key=value`, as `--set`) and generator options `opts`.
+pub fn onchip_plan(
+    sets: &[&str],
+    opts: wormcast_sim::onchip::GenOptions,
+) -> wormcast_sim::onchip::Plan {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let sc = wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap();
+    wormcast_sim::onchip::Plan::new(&sc, opts).unwrap()
+}
+
+/// The gate-level run's length: `WORMCAST_GATE_CYCLES`, else `default`.
+pub fn gate_cycles(default: u64) -> u64 {
+    std::env::var("WORMCAST_GATE_CYCLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 pub fn native_lines(plan: wormcast_sim::onchip::Plan, cycles: u64) -> Vec<String> {
     let mut top = wormcast_sim::onchip::OnChip::new(plan);
     (0..cycles)

@@ -15,17 +15,12 @@ use wormcast_rtl::fpga_top::fpga_top;
 use wormcast_rtl::router::Fault;
 use wormcast_rtl::verilated::{build, Verilated};
 use wormcast_sim::onchip::{over, GenOptions, OnChip, Outputs, Plan, EPOCH, EPOCH_SEND};
-use wormcast_sim::scenario::Scenario;
+use wormcast_testbench::gate::onchip_plan;
 
 const CYCLES: u64 = 100_000;
 
 fn cache() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fpga-top-cache")
-}
-
-fn plan(sets: &[&str], opts: GenOptions) -> Plan {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    Plan::new(&Scenario::from_toml("", &sets, "test").unwrap(), opts).unwrap()
 }
 
 fn load(plan: &Plan, fault: Fault) -> Verilated {
@@ -63,7 +58,7 @@ fn outputs(m: &mut Verilated) -> Outputs {
 }
 
 fn torus_2x2() -> Plan {
-    plan(
+    onchip_plan(
         &["network.topology=torus:2x2", "network.flit_width=16"],
         GenOptions {
             rate: 48,
@@ -223,7 +218,7 @@ fn a_router_dropping_a_multicast_branch_fails_the_epoch_check() {
 /// with `pass` on chip, equal to the native model all the way.
 #[test]
 fn mesh_dual_path_top_finishes_and_passes() {
-    let plan = plan(
+    let plan = onchip_plan(
         &[
             "network.topology=mesh:3x3",
             "network.routing=hamiltonian",

@@ -21,7 +21,12 @@ use wormcast_rtl::Fault;
 use wormcast_sim::config::RouterParams;
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
-use wormcast_testbench::gate::{first_difference, fpga_netlist_run, native_lines};
+use wormcast_testbench::gate::{
+    first_difference, fpga_netlist_run, gate_cycles, native_lines, onchip_plan,
+};
+
+/// The iCE40 board design's network: a 2×2 torus with 16-bit flits.
+const TOP_2X2_W16: [&str; 2] = ["network.topology=torus:2x2", "network.flit_width=16"];
 use wormcast_testbench::vectors::{build, require_tool, router_vectors, run, Simulator};
 
 /// Cycles of stimulus: valid worms, malformed heads, garbage flits and
@@ -160,20 +165,12 @@ fn synthesised_router_netlist_equals_native_and_a_broken_one_is_caught() {
 #[ignore]
 fn fpga_top_netlist_equals_native_and_a_broken_one_fails() {
     use wormcast_rtl::fpga_top::fpga_top;
-    use wormcast_sim::onchip::{GenOptions, Plan, EPOCH};
+    use wormcast_sim::onchip::{GenOptions, EPOCH};
     require_tool("yosys", "yosys");
     require_tool("iverilog", "iverilog");
-    let cycles: u64 = std::env::var("WORMCAST_GATE_CYCLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
+    let cycles = gate_cycles(20_000);
     let dir = out_dir("gate_level_fpga");
-    let sets: Vec<String> = ["network.topology=torus:2x2", "network.flit_width=16"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let sc = wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap();
-    let plan = Plan::new(&sc, GenOptions::default()).unwrap();
+    let plan = onchip_plan(&TOP_2X2_W16, GenOptions::default());
     let want = native_lines(plan.clone(), cycles);
     let last: Vec<&str> = want.last().unwrap().split(' ').collect();
     assert_eq!(
@@ -228,16 +225,11 @@ fn failure(line: &str) -> bool {
 #[ignore]
 fn fpga_top_netlist_dropping_a_multicast_branch_fails_the_epoch_check() {
     use wormcast_rtl::fpga_top::fpga_top;
-    use wormcast_sim::onchip::{GenOptions, Plan, EPOCH};
+    use wormcast_sim::onchip::{GenOptions, EPOCH};
     require_tool("yosys", "yosys");
     require_tool("iverilog", "iverilog");
     let dir = out_dir("gate_level_fpga_drop");
-    let sets: Vec<String> = ["network.topology=torus:2x2", "network.flit_width=16"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let sc = wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap();
-    let plan = Plan::new(&sc, GenOptions::default()).unwrap();
+    let plan = onchip_plan(&TOP_2X2_W16, GenOptions::default());
     let cycles = EPOCH as u64 + 16;
     let want = native_lines(plan.clone(), cycles);
     let bad = fpga_top(&plan, Fault::DropBranch).unwrap();
@@ -281,7 +273,7 @@ fn fpga_top_netlist_dropping_a_multicast_branch_fails_the_epoch_check() {
 #[ignore]
 fn fpga_board_post_place_and_route_equals_native() {
     use wormcast_rtl::fpga_top::{board_wrapper, fpga_top, BOARD_MODULE, BREAKOUT_PCF};
-    use wormcast_sim::onchip::{GenOptions, OnChip, Plan, EPOCH};
+    use wormcast_sim::onchip::{GenOptions, OnChip, EPOCH};
     for t in ["yosys", "nextpnr-ice40", "icebox_vlog", "iverilog"] {
         require_tool(
             t,
@@ -295,17 +287,12 @@ fn fpga_board_post_place_and_route_equals_native() {
     const POR: u64 = 16;
     let cycles: u64 = EPOCH as u64 + 200;
     let dir = out_dir("post_pnr_fpga");
-    let sets: Vec<String> = ["network.topology=torus:2x2", "network.flit_width=16"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let sc = wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap();
     let opts = GenOptions {
         rate: 64,
         messages: 60,
         ..GenOptions::default()
     };
-    let plan = Plan::new(&sc, opts).unwrap();
+    let plan = onchip_plan(&TOP_2X2_W16, opts);
     // The LEDs the native model's outputs light, cycle by cycle.
     let mut native = OnChip::new(plan.clone());
     let mut want = Vec::new();

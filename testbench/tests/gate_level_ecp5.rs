@@ -20,8 +20,10 @@ use std::process::Command;
 use wormcast_rtl::fpga_top::fpga_top_as;
 use wormcast_rtl::generate::Instances;
 use wormcast_rtl::Fault;
-use wormcast_sim::onchip::{GenOptions, Plan};
-use wormcast_testbench::gate::{first_difference, fpga_netlist_run, native_lines};
+use wormcast_sim::onchip::GenOptions;
+use wormcast_testbench::gate::{
+    first_difference, fpga_netlist_run, gate_cycles, native_lines, onchip_plan,
+};
 use wormcast_testbench::vectors::require_tool;
 
 fn out_dir(name: &str) -> PathBuf {
@@ -139,14 +141,9 @@ fn ecp5_netlist(
 fn ecp5_fpga_top_netlist_equals_native_and_a_broken_one_fails() {
     require_tool("iverilog", "iverilog");
     let bin = yowasp_bin();
-    let cycles: u64 = std::env::var("WORMCAST_GATE_CYCLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5_000);
+    let cycles = gate_cycles(5_000);
     let dir = out_dir("gate_level_ecp5");
-    let sets = vec!["network.topology=torus:4x4".to_string()];
-    let sc = wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap();
-    let plan = Plan::new(&sc, GenOptions::default()).unwrap();
+    let plan = onchip_plan(&["network.topology=torus:4x4"], GenOptions::default());
     let want = native_lines(plan.clone(), cycles);
     let last: Vec<&str> = want.last().unwrap().split(' ').collect();
     // `pass` waits for the first epoch check (cycle 16 384, past the

@@ -17,6 +17,7 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use wormcast_rtl::generate::Generated;
 use wormcast_rtl::verilated::{
     attach_as, attach_module, attach_traced, build_as, module_ports, ni_ports, replay, role,
     Attached, BuildMode, Role, Trace,
@@ -31,6 +32,24 @@ fn cache() -> PathBuf {
 fn scenario(sets: &[&str]) -> Scenario {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
     Scenario::from_toml("", &sets, "test").unwrap()
+}
+
+/// The generated fabric of `net`'s network.
+fn fabric_of(net: &Network) -> Generated {
+    let f = &net.fabric;
+    wormcast_rtl::generate::fabric_module(&f.topo, &f.params, &f.cfg).unwrap()
+}
+
+/// `rep` stopped at the first NI port where the Verilog and the native
+/// model differ, and says where (`label` names the build in the log).
+fn assert_stopped_at_mismatch(rep: &wormcast_sim::network::stats::Report, label: &str) {
+    assert_eq!(rep.stop_reason, "engine mismatch");
+    let m = rep.engine_mismatch.as_ref().expect("a mismatch");
+    eprintln!("wrong model ({label}): {m}");
+    assert!(
+        m.starts_with("cycle ") && m.contains(", node ") && m.contains(", port "),
+        "{m}"
+    );
 }
 
 /// The report as JSON without the fields that measure the simulator, not
@@ -105,21 +124,11 @@ fn torus_4x4_report_equals_native_and_a_wrong_model_is_caught() {
     // under a DSTM-2 network. It must stop at the first differing NI port.
     let mut dstm2 = base.to_vec();
     dstm2.push("network.construction=dstm2");
-    let sc1 = scenario(&base);
-    let f1 = Network::new(&sc1).unwrap();
-    let g =
-        wormcast_rtl::generate::fabric_module(&f1.fabric.topo, &f1.fabric.params, &f1.fabric.cfg)
-            .unwrap();
+    let g = fabric_of(&Network::new(&scenario(&base)).unwrap());
     let mut net = Network::new(&scenario(&dstm2)).unwrap();
     attach_module(&mut net, &g, &cache()).unwrap();
     let rep = net.run(&mut |_| true);
-    assert_eq!(rep.stop_reason, "engine mismatch");
-    let m = rep.engine_mismatch.expect("a mismatch");
-    eprintln!("wrong model: {m}");
-    assert!(
-        m.starts_with("cycle ") && m.contains(", node ") && m.contains(", port "),
-        "{m}"
-    );
+    assert_stopped_at_mismatch(&rep, "flat");
     assert!(
         rep.cycles < 100_000,
         "stopped at once, not at the end: {}",
@@ -162,11 +171,7 @@ fn hierarchical_build_4x4_report_equals_native_and_a_wrong_model_is_caught() {
 
     // The cache keeps the two builds apart: the flat build of the same
     // fabric is another library.
-    let sc1 = scenario(&base);
-    let f1 = Network::new(&sc1).unwrap();
-    let g =
-        wormcast_rtl::generate::fabric_module(&f1.fabric.topo, &f1.fabric.params, &f1.fabric.cfg)
-            .unwrap();
+    let g = fabric_of(&Network::new(&scenario(&base)).unwrap());
     let (hier_lib, _) = build_as(&g, &cache(), BuildMode::Hierarchical).unwrap();
     assert_eq!(hier_lib, a.library);
     // The netlist read from the fabric top: one source for every input of
@@ -185,13 +190,7 @@ fn hierarchical_build_4x4_report_equals_native_and_a_wrong_model_is_caught() {
     let mut net = Network::new(&scenario(&dstm2)).unwrap();
     attach_traced(&mut net, &g, &cache(), None, BuildMode::Hierarchical).unwrap();
     let rep = net.run(&mut |_| true);
-    assert_eq!(rep.stop_reason, "engine mismatch");
-    let m = rep.engine_mismatch.expect("a mismatch");
-    eprintln!("wrong model (hierarchical): {m}");
-    assert!(
-        m.starts_with("cycle ") && m.contains(", node ") && m.contains(", port "),
-        "{m}"
-    );
+    assert_stopped_at_mismatch(&rep, "hierarchical");
 }
 
 /// The 16×16 torus builds hierarchically by default and runs equal to the
@@ -240,8 +239,7 @@ fn bare_replay_of_a_checked_run_gives_its_outputs_and_a_changed_input_does_not()
         "run.drain_cycles=0",
     ]);
     let mut net = Network::new(&sc).unwrap();
-    let f = &net.fabric;
-    let g = wormcast_rtl::generate::fabric_module(&f.topo, &f.params, &f.cfg).unwrap();
+    let g = fabric_of(&net);
     let trace = Arc::new(Mutex::new(Trace::default()));
     let a = attach_traced(&mut net, &g, &cache(), Some(trace.clone()), BuildMode::Auto).unwrap();
     let rep = net.run(&mut |_| true);
