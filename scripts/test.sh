@@ -103,6 +103,9 @@ $bin route --topology torus:8x8 --construction dstm1 --source 0,0 --dest 3,4 --d
 $bin verilog --router --out target/verilog-router >/dev/null
 iverilog -g2012 -o target/verilog-router/a.vvp target/verilog-router/wormcast_router_n0.v
 
+step "Python package: pip install, mypy, pytest, docs example (scripts/python_test.sh)"
+bash scripts/python_test.sh "$bin"
+
 step "sharded sweep through a real Slurm job array (scripts/slurm-test.sh)"
 bash scripts/slurm-test.sh "$bin"
 

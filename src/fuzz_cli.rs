@@ -4,9 +4,9 @@
 //! usage error. `WORMCAST_FUZZ_CASES` sets the case count
 //! (`scripts/fuzz.sh`); docs/reliability.md has the figures.
 
-use super::Cli;
 use clap::{CommandFactory, Parser};
 use proptest::prelude::*;
+use wormcast::cli::Cli;
 
 const SUBCOMMANDS: &[&str] = &[
     "run", "bench", "sweep", "trees", "route", "ftree", "mtree", "verilog", "help", "",

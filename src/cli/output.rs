@@ -36,8 +36,34 @@ macro_rules! outln {
     };
 }
 
-/// Writes human text to stdout (stderr once stdout carries data).
+thread_local! {
+    /// Human text of the commands run by [`capture`] on this thread.
+    static CAPTURED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's human text collected instead of printed,
+/// and returns it beside `f`'s result: how the Python package runs a
+/// subcommand (`trees --json`, `route --json`, `verilog`) in-process and
+/// hands its output to the caller, where a process exit on a failed
+/// stdout write would end the interpreter.
+pub fn capture<R>(f: impl FnOnce() -> R) -> (R, String) {
+    let outer = CAPTURED.with(|c| c.borrow_mut().replace(String::new()));
+    let r = f();
+    let text = CAPTURED.with(|c| std::mem::replace(&mut *c.borrow_mut(), outer));
+    (r, text.unwrap_or_default())
+}
+
+/// Writes human text to stdout (stderr once stdout carries data), or to
+/// the [`capture`] in force on this thread.
 pub fn human(args: fmt::Arguments) {
+    let captured = CAPTURED.with(|c| {
+        c.borrow_mut()
+            .as_mut()
+            .map(|s| fmt::Write::write_fmt(s, args).is_ok())
+    });
+    if captured.is_some() {
+        return;
+    }
     let r = if HUMAN_TO_STDERR.load(Ordering::Relaxed) {
         io::stderr().lock().write_fmt(args)
     } else {

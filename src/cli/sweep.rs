@@ -102,10 +102,9 @@ pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
     Ok(v)
 }
 
-pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
-    let loads = parse_loads(&a.loads).map_err(|e| e.to_string())?;
-    let schemes: Vec<String> = a
-        .schemes
+/// Splits `--schemes` into its names.
+pub fn parse_schemes(s: &str) -> Result<Vec<String>, String> {
+    let schemes: Vec<String> = s
         .split(',')
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
@@ -115,7 +114,66 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`, or `spam`".into(),
         );
     }
-    // Build and validate every point before running any.
+    Ok(schemes)
+}
+
+/// The scenario overrides that select one scheme (see the module doc).
+pub fn scheme_sets(s: &str) -> Vec<String> {
+    // `spam` (or `spam:CONSTRUCTION`) is the SPAM baseline on a BFS tree
+    // (or on tree 0 of CONSTRUCTION); anything else is a DSTM construction
+    // with tree routing.
+    let mesh = wormcast_sim::treeworm::scheme::MeshScheme::all()
+        .into_iter()
+        .find(|k| k.name() == s);
+    if let Some(k) = mesh {
+        vec![
+            format!("network.routing=\"{}\"", k.default_routing().name()),
+            format!("traffic.multicast_scheme=\"{s}\""),
+        ]
+    } else if s == "spam" || s.starts_with("spam:") {
+        let c = s.strip_prefix("spam:").unwrap_or("bfs");
+        vec![
+            "network.routing=\"spam\"".into(),
+            format!("network.construction=\"{c}\""),
+        ]
+    } else {
+        vec![
+            "network.routing=\"tree\"".into(),
+            format!("network.construction=\"{s}\""),
+        ]
+    }
+}
+
+/// Every point of a sweep, scheme-major, each scenario parsed and
+/// validated before any runs: `base_text` (from `origin`) with the user's
+/// `sets`, then the scheme's overrides and `traffic.rate = load`, which
+/// win over both.
+pub fn points(
+    base_text: &str,
+    origin: &str,
+    sets: &[String],
+    loads: &[f64],
+    schemes: &[String],
+) -> Result<Vec<(String, f64, wormcast_sim::scenario::Scenario)>, String> {
+    let mut jobs = Vec::new();
+    for s in schemes {
+        for &l in loads {
+            let mut all = sets.to_vec();
+            all.extend(scheme_sets(s));
+            all.push(format!("traffic.rate={l}"));
+            let sc = wormcast_sim::scenario::Scenario::from_toml(base_text, &all, origin)
+                .map_err(|e| e.to_string())?;
+            sc.validate()
+                .map_err(|e| crate::cli::run::locate_error(e, base_text, origin, sets))?;
+            jobs.push((s.clone(), l, sc));
+        }
+    }
+    Ok(jobs)
+}
+
+pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
+    let loads = parse_loads(&a.loads).map_err(|e| e.to_string())?;
+    let schemes = parse_schemes(&a.schemes)?;
     let base_text = match &a.scenario {
         Some(p) => super::run::read_scenario(p)?,
         None => String::new(),
@@ -125,38 +183,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "built-in default scenario".into());
-    let mut jobs = Vec::new();
-    for s in &schemes {
-        for &l in &loads {
-            let mut sets = a.sets.clone();
-            // `spam` (or `spam:CONSTRUCTION`) is the SPAM baseline on a BFS
-            // tree (or on tree 0 of CONSTRUCTION); anything else is a DSTM
-            // construction with tree routing.
-            let mesh = wormcast_sim::treeworm::scheme::MeshScheme::all()
-                .into_iter()
-                .find(|k| k.name() == s);
-            if let Some(k) = mesh {
-                sets.push(format!(
-                    "network.routing=\"{}\"",
-                    k.default_routing().name()
-                ));
-                sets.push(format!("traffic.multicast_scheme=\"{s}\""));
-            } else if s == "spam" || s.starts_with("spam:") {
-                let c = s.strip_prefix("spam:").unwrap_or("bfs");
-                sets.push("network.routing=\"spam\"".into());
-                sets.push(format!("network.construction=\"{c}\""));
-            } else {
-                sets.push("network.routing=\"tree\"".into());
-                sets.push(format!("network.construction=\"{s}\""));
-            }
-            sets.push(format!("traffic.rate={l}"));
-            let sc = wormcast_sim::scenario::Scenario::from_toml(&base_text, &sets, &origin)
-                .map_err(|e| e.to_string())?;
-            sc.validate()
-                .map_err(|e| crate::cli::run::locate_error(e, &base_text, &origin, &a.sets))?;
-            jobs.push((s.clone(), l, sc));
-        }
-    }
+    let mut jobs = points(&base_text, &origin, &a.sets, &loads, &schemes)?;
     let shard = a.shard.as_deref().map(ShardSpec::parse).transpose()?;
     let points_total = jobs.len();
     let fp = fingerprint(&[&base_text, &a.sets.join("\n"), &a.loads, &a.schemes]);
@@ -210,26 +237,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                     heat_errors.lock().unwrap().extend(e.err());
                 }
                 pb.inc(1);
-                Some(Point {
-                    scheme: scheme.clone(),
-                    load: *l,
-                    complete: r.stop_reason != "interrupted",
-                    stop_reason: r.stop_reason.clone(),
-                    cycles: r.cycles,
-                    latency_mean_cycles: r.latency.mean,
-                    latency_p50_cycles: r.latency.p50,
-                    latency_p99_cycles: r.latency.p99,
-                    latency_unicast_mean_cycles: r.latency_unicast.mean,
-                    latency_multicast_mean_cycles: r.latency_multicast.mean,
-                    offered_messages_per_node_cycle: r.offered_messages_per_node_cycle,
-                    accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
-                    throughput_flits_per_node_cycle: r.throughput_flits_per_node_cycle,
-                    source_throughput_min: r.source_throughput_min,
-                    saturated: r.saturated,
-                    deadlock: r.deadlock,
-                    scoreboard_clean: r.scoreboard_clean(),
-                    wall_seconds: r.wall_seconds,
-                })
+                Some(Point::of(scheme, *l, &r))
             })
             .collect()
     });

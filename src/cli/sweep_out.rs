@@ -43,6 +43,32 @@ pub struct Point {
     pub wall_seconds: f64,
 }
 
+impl Point {
+    /// A sweep point's figures from its run's report.
+    pub fn of(scheme: &str, load: f64, r: &wormcast_sim::network::stats::Report) -> Point {
+        Point {
+            scheme: scheme.to_string(),
+            load,
+            complete: r.stop_reason != "interrupted",
+            stop_reason: r.stop_reason.clone(),
+            cycles: r.cycles,
+            latency_mean_cycles: r.latency.mean,
+            latency_p50_cycles: r.latency.p50,
+            latency_p99_cycles: r.latency.p99,
+            latency_unicast_mean_cycles: r.latency_unicast.mean,
+            latency_multicast_mean_cycles: r.latency_multicast.mean,
+            offered_messages_per_node_cycle: r.offered_messages_per_node_cycle,
+            accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
+            throughput_flits_per_node_cycle: r.throughput_flits_per_node_cycle,
+            source_throughput_min: r.source_throughput_min,
+            saturated: r.saturated,
+            deadlock: r.deadlock,
+            scoreboard_clean: r.scoreboard_clean(),
+            wall_seconds: r.wall_seconds,
+        }
+    }
+}
+
 /// The sweep JSON: one format for an unsharded sweep, a shard (with
 /// `shard`) and a merge (without: byte for byte an unsharded sweep's, but
 /// for the points' `wall_seconds`).

@@ -1,0 +1,56 @@
+"""Shared pieces of the Python tests: the command line to compare with.
+
+``WORMCAST_BIN`` names the ``wormcast`` binary built from the same tree
+(scripts/test.sh passes ``target/debug/wormcast``); without it the tests
+look for that path beside this folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+from typing import Any
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def cli_bin() -> str:
+    b = os.environ.get("WORMCAST_BIN", str(ROOT / "target" / "debug" / "wormcast"))
+    if not os.access(b, os.X_OK):
+        raise RuntimeError(f"no wormcast binary at {b}: build it, or set WORMCAST_BIN")
+    return b
+
+
+def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Runs the command line; `check` wants status 0 or 1 (a verdict)."""
+    p = subprocess.run([cli_bin(), *args], capture_output=True, text=True, cwd=ROOT)
+    if check and p.returncode not in (0, 1):
+        raise AssertionError(f"wormcast {' '.join(args)}: status {p.returncode}: {p.stderr}")
+    return p
+
+
+def cli_json(tmp: pathlib.Path, *args: str) -> Any:
+    out = tmp / "out.json"
+    cli(*args, "--json", str(out))
+    return json.loads(out.read_text())
+
+
+#: Report fields that time the host, not the model.
+TIMING = {"wall_seconds", "router_cycles_per_second", "analysis_seconds"}
+
+
+def untimed(d: Any) -> Any:
+    if isinstance(d, dict):
+        return {k: untimed(v) for k, v in d.items() if k not in TIMING}
+    if isinstance(d, list):
+        return [untimed(v) for v in d]
+    return d
+
+
+@pytest.fixture
+def root() -> pathlib.Path:
+    return ROOT
