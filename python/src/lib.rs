@@ -162,30 +162,31 @@ fn read_scenario(path: std::path::PathBuf) -> PyResult<String> {
     guard(|| cli::run::read_scenario(&path).map_err(bad))
 }
 
-/// A JSON value (from `json.dumps`) as a TOML literal for a `--set`.
+/// A Python value, as `json.dumps` wrote it, read as TOML (`T`: a value
+/// or a table); `what` says what TOML allows when it is not.
+fn from_python_json<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> PyResult<T> {
+    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+    serde_json::from_value(v).map_err(|e| bad(format!("{what}: {e}")))
+}
+
+/// A JSON value as a TOML literal for a `--set`.
 #[pyfunction]
 fn toml_literal(json: String) -> PyResult<String> {
     guard(|| {
-        let v: serde_json::Value = serde_json::from_str(&json).map_err(|e| bad(e.to_string()))?;
-        let t: toml::Value = serde_json::from_value(v).map_err(|e| {
-            bad(format!(
-                "not representable in TOML (None has no TOML form): {e}"
-            ))
-        })?;
+        let t: toml::Value =
+            from_python_json(&json, "not representable in TOML (None has no TOML form)")?;
         Ok(t.to_string())
     })
 }
 
-/// A nested table (JSON from `json.dumps` of a dict) as TOML text.
+/// A nested table (a dict of sections) as TOML text.
 #[pyfunction]
 fn toml_document(json: String) -> PyResult<String> {
     guard(|| {
-        let v: serde_json::Value = serde_json::from_str(&json).map_err(|e| bad(e.to_string()))?;
-        let t: toml::Table = serde_json::from_value(v).map_err(|e| {
-            bad(format!(
-                "a scenario dict must be sections of keys with TOML values (no None): {e}"
-            ))
-        })?;
+        let t: toml::Table = from_python_json(
+            &json,
+            "a scenario dict must be sections of keys with TOML values (no None)",
+        )?;
         toml::to_string(&t).map_err(|e| bad(e.to_string()))
     })
 }

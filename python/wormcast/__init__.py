@@ -273,7 +273,7 @@ def sweep(scenario: Optional[Scenario] = None, loads: Union[str, Iterable[float]
         grid = _native.parse_loads(",".join(repr(float(x)) for x in loads))
     names = [s.strip() for s in schemes.split(",")] if isinstance(schemes, str) else list(schemes)
     names = [s for s in names if s]
-    if threads is not None and (not isinstance(threads, int) or threads < 1):
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
         raise ScenarioError(f"invalid threads = {threads!r}: at least 1 (None uses every core)")
     bar, cb = _progress(progress, "points")
     text, complete = _native.sweep(sc._text, sc._sets, sc._origin, grid, names,
@@ -289,6 +289,9 @@ def verify(scenario: Optional[Scenario] = None, *, cycles: int = 4,
     """The static deadlock check of ``wormcast verify`` on the scenario's
     network and scheme: up to ``cycles`` dependency cycles, each replayed
     with up to ``replay_trials`` start-offset patterns."""
+    for name, v, least in (("cycles", cycles, 1), ("replay_trials", replay_trials, 0)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < least:
+            raise ScenarioError(f"invalid {name} = {v!r}: an integer, at least {least}")
     sc = scenario if scenario is not None else Scenario.default()
     text, rendered, free = _native.verify(sc._text, sc._sets, sc._origin, cycles, replay_trials)
     return Verdict(json.loads(text), rendered, free)
