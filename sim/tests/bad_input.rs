@@ -11,7 +11,8 @@ use wormcast_sim::walker::{walk, Malformed};
 fn topology_errors_name_field_value_and_rule() {
     let e = Topology::parse("torus:1x8").unwrap_err();
     assert_eq!(e.field, "topology columns (K)");
-    assert_eq!(e.value, "1");
+    assert_eq!(e.value, "torus:1x8");
+    assert!(e.allowed.contains("columns (K) is `1`"), "{e}");
     assert!(e.allowed.contains("from 2"), "{e}");
     let e = Topology::parse("torus:8x0").unwrap_err();
     assert!(e.field.contains("rows"), "{e}");
