@@ -25,3 +25,43 @@ fn topology_error_quotes_the_whole_value() {
     assert!(err.contains("rows (M) is `1`"), "{err}");
     assert!(err.contains("from 2 to 256"), "{err}");
 }
+
+/// `-q` silences the summary, not the reason for a non-zero exit.
+#[test]
+fn quiet_failures_still_say_why() {
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--set",
+        "traffic.length=1000000",
+        "--set",
+        "run.cycles=200",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("still unfinished after"), "{err}");
+    assert!(o.stdout.is_empty());
+
+    let deadlock = "examples/deadlock-shared-consumption.toml";
+    let o = wormcast(&["run", "-q", "--scenario", deadlock]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("deadlocked"), "{err}");
+
+    let o = wormcast(&[
+        "sweep",
+        "-q",
+        "--scenario",
+        deadlock,
+        "--loads",
+        "0.02",
+        "--threads",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("1 of 1 points failed: dstm1 at load 0.02 (deadlock)"),
+        "{err}"
+    );
+}

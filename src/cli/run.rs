@@ -306,10 +306,27 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let stuck = sc.run.drain_cycles > 0
         && report.unfinished_messages > 0
         && report.stop_reason == "end of drain";
-    if stuck && !a.quiet {
+    // `--quiet` silences the summary, not the reason for a failed run:
+    // every non-zero exit says why on stderr.
+    if stuck {
         eprintln!(
-            "warning: {} messages still unfinished after {} drain cycles",
+            "error: {} messages still unfinished after {} drain cycles",
             report.unfinished_messages, sc.run.drain_cycles
+        );
+    }
+    if report.deadlock {
+        eprintln!(
+            "error: the network deadlocked (the run stopped at cycle {})",
+            report.cycles
+        );
+    }
+    if !report.scoreboard_clean() {
+        eprintln!(
+            "error: the scoreboard is not clean: {} lost messages, {} duplicate deliveries, {} misdelivered, {} corrupted flits",
+            report.lost_messages,
+            report.duplicate_deliveries,
+            report.misdelivered,
+            report.corrupted_flits
         );
     }
     let clean = !report.deadlock && !stuck && report.scoreboard_clean();

@@ -57,16 +57,51 @@ pub struct SweepOut<'a> {
 
 /// A sweep's (or merge's) exit status: 130 when points are missing
 /// (interrupted), 1 when a point deadlocked or its scoreboard is not clean,
-/// else 0.
+/// else 0. Status 1 prints its reason (the failed points) on stderr, so a
+/// quiet run or a script still learns why.
 pub fn exit_code(points: &[Point], complete: bool) -> ExitCode {
     if !complete {
         return ExitCode::from(130);
     }
-    if points.iter().all(|p| p.scoreboard_clean && !p.deadlock) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    match failed_points(points) {
+        None => ExitCode::SUCCESS,
+        Some(why) => {
+            eprintln!("error: {why}");
+            ExitCode::from(1)
+        }
     }
+}
+
+/// The points that make a sweep fail, as one line (the first few named).
+pub fn failed_points(points: &[Point]) -> Option<String> {
+    const NAMED: usize = 5;
+    let bad: Vec<String> = points
+        .iter()
+        .filter(|p| !p.scoreboard_clean || p.deadlock)
+        .map(|p| {
+            let what = match (p.deadlock, p.scoreboard_clean) {
+                (true, true) => "deadlock",
+                (true, false) => "deadlock, scoreboard not clean",
+                _ => "scoreboard not clean",
+            };
+            format!("{} at load {} ({what})", p.scheme, p.load)
+        })
+        .collect();
+    if bad.is_empty() {
+        return None;
+    }
+    let more = bad.len().saturating_sub(NAMED);
+    Some(format!(
+        "{} of {} points failed: {}{}",
+        bad.len(),
+        points.len(),
+        bad[..bad.len().min(NAMED)].join("; "),
+        if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        }
+    ))
 }
 
 /// Mean latency (log scale) against offered load, one line per scheme;
