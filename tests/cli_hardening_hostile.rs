@@ -65,3 +65,117 @@ fn quiet_failures_still_say_why() {
         "{err}"
     );
 }
+
+/// A scenario `[run]` short enough for every command here.
+const SHORT: &str = "[run]\nwarmup = 0\ncycles = 300\ndrain_cycles = 2000\n";
+
+/// An output that is the same file as an input is refused before anything
+/// runs, and the input is left as it was: same path, `./` spelling, a
+/// hard link.
+#[test]
+fn outputs_never_overwrite_inputs() {
+    let dir = tmp("overwrite");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("f.toml");
+    std::fs::write(&f, SHORT).unwrap();
+    let link = dir.join("link.toml");
+    let _ = std::fs::remove_file(&link);
+    std::fs::hard_link(&f, &link).unwrap();
+    let fs = f.to_str().unwrap().to_string();
+    let dotted = format!("{}/./f.toml", dir.display());
+    let ls = link.to_str().unwrap().to_string();
+    let sw = |flag: &'static str, out: &str| {
+        vec![
+            "sweep".to_string(),
+            "-q".into(),
+            "--loads".into(),
+            "0.001".into(),
+            "--threads".into(),
+            "1".into(),
+            "--scenario".into(),
+            fs.clone(),
+            flag.into(),
+            out.to_string(),
+        ]
+    };
+    let mut cases: Vec<(Vec<String>, &str, &str)> = vec![
+        (
+            vec![
+                "run".into(),
+                "--scenario".into(),
+                fs.clone(),
+                "--json".into(),
+                fs.clone(),
+            ],
+            "--json",
+            &fs,
+        ),
+        (
+            vec![
+                "run".into(),
+                "--scenario".into(),
+                fs.clone(),
+                "--messages".into(),
+                dotted.clone(),
+            ],
+            "--messages",
+            &dotted,
+        ),
+        (sw("--json", &fs), "--json", &fs),
+        (sw("--plot", &ls), "--plot", &ls),
+        (
+            vec![
+                "verify".into(),
+                "--scenario".into(),
+                fs.clone(),
+                "--emit-scenario".into(),
+                fs.clone(),
+            ],
+            "--emit-scenario",
+            &fs,
+        ),
+    ];
+    for (args, flag, value) in cases.drain(..) {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        rejects(&a, flag, &format!("`{value}`"));
+        let err = stderr(&wormcast(&a));
+        assert!(err.contains("same file as the input --scenario"), "{err}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), SHORT, "{args:?}");
+    }
+    // A relative `f.toml` against `./f.toml`, from the file's directory.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_wormcast"))
+        .current_dir(&dir)
+        .args(["run", "--scenario", "./f.toml", "--json", "f.toml"])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid --json = `f.toml`"), "{err}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), SHORT);
+
+    // sweep-merge: an output that is one of the shards.
+    let shard = dir.join("s0.json");
+    let o = wormcast(&[
+        "sweep",
+        "-q",
+        "--loads",
+        "0.001",
+        "--threads",
+        "1",
+        "--scenario",
+        &fs,
+        "--shard",
+        "0/1",
+        "--json",
+        shard.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let before = std::fs::read_to_string(&shard).unwrap();
+    let s = shard.to_str().unwrap();
+    rejects(
+        &["sweep-merge", s, "--json", s],
+        "--json",
+        &format!("`{s}`"),
+    );
+    assert_eq!(std::fs::read_to_string(&shard).unwrap(), before);
+}

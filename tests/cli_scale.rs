@@ -76,12 +76,17 @@ fn side_above_the_limit_is_refused() {
     // The scenario names its own field; the rule names the side.
     for (topo, side) in [("torus:257x257", "columns (K)"), ("mesh:8x257", "rows (M)")] {
         let set = format!("network.topology={topo}");
-        rejects(&["run", "--set", &set], "network.topology", &format!("`{topo}`"));
+        rejects(
+            &["run", "--set", &set],
+            "network.topology",
+            &format!("`{topo}`"),
+        );
         let o = wormcast(&["run", "--set", &set]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
-            err.contains(&format!("{side} is `257`; {side} must be an integer from 2 to 256"))
-                && err.contains("65536 nodes"),
+            err.contains(&format!(
+                "{side} is `257`; {side} must be an integer from 2 to 256"
+            )) && err.contains("65536 nodes"),
             "{err}"
         );
     }

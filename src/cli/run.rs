@@ -179,6 +179,18 @@ pub fn locate_error(
 }
 
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
+    if let Some(input) = a.scenario.as_deref() {
+        output::refuse_overwriting_inputs(
+            &[
+                ("--json", a.json.as_deref()),
+                ("--messages", a.messages.as_deref()),
+                ("--vcd", a.vcd.as_deref()),
+                ("--heatmap", a.heatmap.as_deref()),
+                ("--replay", a.replay.as_deref()),
+            ],
+            &[("--scenario", input)],
+        )?;
+    }
     let sc = load_checked(&a.scenario, &a.sets)?;
     if a.dump_scenario {
         sc.validate().map_err(|e| e.to_string())?;

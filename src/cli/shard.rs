@@ -175,6 +175,12 @@ pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), Str
 }
 
 pub fn run(a: MergeArgs) -> Result<ExitCode, String> {
+    let inputs: Vec<(&str, &std::path::Path)> =
+        a.shards.iter().map(|p| ("shard", p.as_path())).collect();
+    output::refuse_overwriting_inputs(
+        &[("--json", a.json.as_deref()), ("--plot", a.plot.as_deref())],
+        &inputs,
+    )?;
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;

@@ -103,6 +103,12 @@ pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
 }
 
 pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
+    if let Some(input) = a.scenario.as_deref() {
+        output::refuse_overwriting_inputs(
+            &[("--json", a.json.as_deref()), ("--plot", a.plot.as_deref())],
+            &[("--scenario", input)],
+        )?;
+    }
     let loads = parse_loads(&a.loads).map_err(|e| e.to_string())?;
     let schemes: Vec<String> = a
         .schemes

@@ -39,6 +39,16 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: VerifyArgs) -> Result<ExitCode, String> {
+    if let Some(input) = a.scenario.as_deref() {
+        super::output::refuse_overwriting_inputs(
+            &[
+                ("--json", a.json.as_deref()),
+                ("--dot", a.dot.as_deref()),
+                ("--emit-scenario", a.emit_scenario.as_deref()),
+            ],
+            &[("--scenario", input)],
+        )?;
+    }
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let dot = a.dot.as_deref().map(|p| Dest::new("DOT", p));
     let emit = a.emit_scenario.as_deref().map(|p| Dest::new("scenario", p));
