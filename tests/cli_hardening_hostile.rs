@@ -179,3 +179,53 @@ fn outputs_never_overwrite_inputs() {
     );
     assert_eq!(std::fs::read_to_string(&shard).unwrap(), before);
 }
+
+/// `verify` and `sweep-merge` that fail on bad input leave no empty
+/// `--json`, `--dot`, `--emit-scenario` or `--plot` file behind.
+#[test]
+fn failures_leave_no_empty_outputs() {
+    let dir = tmp("no-empty");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = |n: &str| {
+        let p = dir.join(n);
+        let _ = std::fs::remove_file(&p);
+        p.to_str().unwrap().to_string()
+    };
+    let (json, dot, emit, plot) = (out("v.json"), out("v.dot"), out("e.toml"), out("p.svg"));
+    let none_left = |what: &str| {
+        for p in [&json, &dot, &emit, &plot] {
+            assert!(!std::path::Path::new(p).exists(), "{what} left {p}");
+        }
+    };
+    let o = wormcast(&[
+        "verify",
+        "--set",
+        "network.topology=torus:1x1",
+        "--json",
+        &json,
+        "--dot",
+        &dot,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    none_left("verify with a bad --set");
+    let o = wormcast(&["verify", "--cycles", "0", "--json", &json, "--dot", &dot]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    none_left("verify --cycles 0");
+    // Deadlock-free: there is no witness to emit.
+    let o = wormcast(&["verify", "--emit-scenario", &emit]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    none_left("verify --emit-scenario without a witness");
+
+    let bad = dir.join("bad-shard.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    let o = wormcast(&[
+        "sweep-merge",
+        bad.to_str().unwrap(),
+        "--json",
+        &json,
+        "--plot",
+        &plot,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    none_left("sweep-merge of a bad shard");
+}

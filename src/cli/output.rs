@@ -193,7 +193,8 @@ fn same_file(out: &Path, input: &Path) -> bool {
 /// Checks every output before the work starts: at most one goes to stdout
 /// (then human text goes to stderr), and every file can be opened for
 /// writing. An existing file is left as it is until its content is
-/// written; a missing one is created empty.
+/// written; a missing one is created to prove it can be, and removed
+/// again, so a command that fails before writing leaves no empty file.
 pub fn prepare(dests: &[Option<&Dest>]) -> Result<(), String> {
     let mut stdout = 0;
     for d in dests.iter().flatten() {
@@ -203,12 +204,16 @@ pub fn prepare(dests: &[Option<&Dest>]) -> Result<(), String> {
                 if p.is_dir() {
                     return Err(format!("cannot write {}: it is a directory", d.name()));
                 }
+                let existed = std::fs::symlink_metadata(p).is_ok();
                 std::fs::OpenOptions::new()
                     .write(true)
                     .create(true)
                     .truncate(false)
                     .open(p)
                     .map_err(|e| d.err(e))?;
+                if !existed {
+                    let _ = std::fs::remove_file(p);
+                }
             }
         }
     }

@@ -183,8 +183,10 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, String> {
     )?;
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
-    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
+    // The shards are checked before the outputs, so bad shards leave no
+    // file behind.
     let (scenario, complete, points) = merge_points(&a.shards)?;
+    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     if let Some(d) = &json_out {
         let out = SweepOut {
             scenario: scenario.clone(),

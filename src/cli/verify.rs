@@ -52,11 +52,13 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode, String> {
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let dot = a.dot.as_deref().map(|p| Dest::new("DOT", p));
     let emit = a.emit_scenario.as_deref().map(|p| Dest::new("scenario", p));
-    prepare(&[json.as_ref(), dot.as_ref(), emit.as_ref()])?;
+    // Bad input is refused first, then the outputs are checked, before
+    // the analysis runs.
     if a.cycles == 0 {
         return Err(wormcast_sim::InputError::new("--cycles", 0, "at least 1").to_string());
     }
     let sc = super::run::load_checked(&a.scenario, &a.sets)?;
+    prepare(&[json.as_ref(), dot.as_ref(), emit.as_ref()])?;
     let v = verify::verify(&sc, a.cycles, a.replay_trials).map_err(|e| e.to_string())?;
     outln!("{}", verify::render_text(&v).trim_end());
     if let Some(d) = &json {
