@@ -229,3 +229,75 @@ fn failures_leave_no_empty_outputs() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     none_left("sweep-merge of a bad shard");
 }
+
+/// A shard whose point was edited (load 0.002 to 0.5) is refused by the
+/// merge, naming the file, the point and the value the sweep expects; an
+/// unsharded sweep's JSON does not gain the grid fields.
+#[test]
+fn merge_refuses_a_tampered_shard() {
+    let dir = tmp("tamper");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shard = |i: usize| dir.join(format!("s{i}.json"));
+    for i in 0..2 {
+        let o = wormcast(&[
+            "sweep",
+            "-q",
+            "--loads",
+            "0.001..0.003/0.001",
+            "--threads",
+            "1",
+            "--set",
+            "run.warmup=0",
+            "--set",
+            "run.cycles=300",
+            "--shard",
+            &format!("{i}/2"),
+            "--json",
+            shard(i).to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let (s0, s1) = (shard(0), shard(1));
+    let (s0, s1) = (s0.to_str().unwrap(), s1.to_str().unwrap());
+    let o = wormcast(&["sweep-merge", s0, s1]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(s1).unwrap()).unwrap();
+    assert_eq!(v["shard"]["point_indices"], serde_json::json!([1]));
+    assert_eq!(v["points"][0]["load"], serde_json::json!(0.002));
+    v["points"][0]["load"] = serde_json::json!(0.5);
+    std::fs::write(s1, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    rejects(&["sweep-merge", s0, s1], s1, "load 0.5");
+    let err = stderr(&wormcast(&["sweep-merge", s0, s1]));
+    assert!(err.contains("point 1"), "{err}");
+    assert!(err.contains("(scheme `dstm1`, load 0.002) there"), "{err}");
+
+    // The scheme is checked too.
+    v["points"][0]["load"] = serde_json::json!(0.002);
+    v["points"][0]["scheme"] = serde_json::json!("dstm2");
+    std::fs::write(s1, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    rejects(&["sweep-merge", s0, s1], s1, "scheme `dstm2`");
+
+    let full = dir.join("full.json");
+    let o = wormcast(&[
+        "sweep",
+        "-q",
+        "--loads",
+        "0.001",
+        "--threads",
+        "1",
+        "--set",
+        "run.warmup=0",
+        "--set",
+        "run.cycles=300",
+        "--json",
+        full.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&full).unwrap();
+    assert!(
+        !text.contains("\"shard\"") && !text.contains("\"loads\""),
+        "{text}"
+    );
+}

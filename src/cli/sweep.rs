@@ -17,13 +17,13 @@
 use crate::cli::interrupt;
 use crate::cli::output::{self, Dest};
 use crate::cli::shard::{fingerprint, ShardSpec};
-use crate::cli::sweep_out::{exit_code, plot, Point, ShardInfo, SweepOut};
+pub use crate::cli::sweep_out::parse_loads;
+use crate::cli::sweep_out::{exit_code, parse_schemes, plot, Point, ShardInfo, SweepOut};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wormcast_sim::network::Network;
-use wormcast_sim::InputError;
 
 #[derive(clap::Args)]
 pub struct SweepArgs {
@@ -69,39 +69,6 @@ pub struct SweepArgs {
     pub quiet: bool,
 }
 
-/// Parses `A..B/STEP` or `x,y,z` into loads.
-pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
-    let err = || {
-        InputError::new(
-            "--loads",
-            s,
-            "`A..B/STEP` such as `0.0002..0.001/0.0002`, or a comma list; each load in (0, 1]",
-        )
-    };
-    let mut v = Vec::new();
-    if let Some((range, step)) = s.split_once('/') {
-        let (a, b) = range.split_once("..").ok_or_else(err)?;
-        let (a, b, step): (f64, f64, f64) = (
-            a.trim().parse().map_err(|_| err())?,
-            b.trim().parse().map_err(|_| err())?,
-            step.trim().parse().map_err(|_| err())?,
-        );
-        if !step.is_finite() || step <= 0.0 || a > b || (b - a) / step > 10_000.0 {
-            return Err(err());
-        }
-        let n = ((b - a) / step + 1e-9).floor() as usize;
-        v.extend((0..=n).map(|i| a + step * i as f64));
-    } else {
-        for x in s.split(',') {
-            v.push(x.trim().parse::<f64>().map_err(|_| err())?);
-        }
-    }
-    if v.is_empty() || v.iter().any(|x| !(x.is_finite() && *x > 0.0 && *x <= 1.0)) {
-        return Err(err());
-    }
-    Ok(v)
-}
-
 pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     if let Some(input) = a.scenario.as_deref() {
         output::refuse_overwriting_inputs(
@@ -110,12 +77,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         )?;
     }
     let loads = parse_loads(&a.loads).map_err(|e| e.to_string())?;
-    let schemes: Vec<String> = a
-        .schemes
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let schemes = parse_schemes(&a.schemes);
     if schemes.is_empty() {
         return Err(
             "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`, or `spam`".into(),
@@ -266,6 +228,8 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                 fingerprint: fp.clone(),
                 points_total,
                 point_indices: point_indices.clone(),
+                loads: Some(a.loads.clone()),
+                schemes: Some(a.schemes.clone()),
             }),
         };
         let text = serde_json::to_string_pretty(&out).expect("serialises");
