@@ -301,3 +301,39 @@ fn merge_refuses_a_tampered_shard() {
         "{text}"
     );
 }
+
+/// A scripted message the run would never create, or with a destination
+/// named twice, is refused with its field, its value and what is allowed.
+#[test]
+fn scripted_messages_are_checked() {
+    let scenario = |cycle: u64, dests: &str| {
+        let p = tmp(&format!("scripted-{cycle}-{}.toml", dests.len()));
+        std::fs::write(
+            &p,
+            format!(
+                "[traffic]\npattern = \"scripted\"\n\n[[traffic.messages]]\ncycle = {cycle}\nsource = \"0,0\"\ndestinations = {dests}\nlength = 4\n\n[run]\nwarmup = 500\ncycles = 1000\n"
+            ),
+        )
+        .unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let ok = scenario(1499, r#"["1,1", "2,2"]"#);
+    let o = wormcast(&["run", "-q", "--scenario", &ok]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let late = scenario(1500, r#"["1,1"]"#);
+    rejects(
+        &["run", "--scenario", &late],
+        "traffic.messages[0].cycle",
+        "`1500`",
+    );
+    let err = stderr(&wormcast(&["run", "--scenario", &late]));
+    assert!(err.contains("0 to 1499"), "{err}");
+    let twice = scenario(10, r#"["1,1", "1,1"]"#);
+    rejects(
+        &["run", "--scenario", &twice],
+        "traffic.messages[0].destinations",
+        r#"`["1,1", "1,1"]`"#,
+    );
+    let err = stderr(&wormcast(&["run", "--scenario", &twice]));
+    assert!(err.contains("distinct nodes"), "{err}");
+}

@@ -497,7 +497,7 @@ impl Scenario {
             .messages
             .iter()
             .enumerate()
-            .map(|(i, m)| m.check(i, &topo, ftmesh.as_ref(), &params, origin_only))
+            .map(|(i, m)| m.check(i, &topo, ftmesh.as_ref(), &params, origin_only, &self.run))
             .collect::<InputResult<Vec<_>>>()?;
         if t.pattern != Pattern::Scripted && !t.messages.is_empty() {
             return Err(InputError::new(
@@ -713,8 +713,29 @@ impl ScriptedMessage {
         fm: Option<&FaultyMesh>,
         params: &RouterParams,
         origin_only: Option<&str>,
+        run: &RunCfg,
     ) -> InputResult<Scripted> {
         let f = |k: &str| format!("traffic.messages[{i}].{k}");
+        // Messages are created up to the end of the measured window
+        // (`warmup + cycles`), never in the drain: a later one would
+        // silently never exist. An overflowing end is `run.check`'s error.
+        if let Some(end) = run.window_end() {
+            if self.cycle >= end {
+                return Err(InputError::new(
+                    f("cycle"),
+                    self.cycle,
+                    if end == 0 {
+                        "none: run.warmup + run.cycles is 0, so no message is ever created"
+                            .to_string()
+                    } else {
+                        format!(
+                            "0 to {} (messages are created before run.warmup + run.cycles = {end}; raise run.cycles to send later)",
+                            end - 1
+                        )
+                    },
+                ));
+            }
+        }
         let healthy = |s: &str, field: String| -> InputResult<NodeId> {
             let u = topo.parse_node(s, &field)?;
             match fm {
@@ -724,8 +745,20 @@ impl ScriptedMessage {
         };
         let source = healthy(&self.source, f("source"))?;
         let mut dests = Vec::new();
-        for d in &self.destinations {
+        for (j, d) in self.destinations.iter().enumerate() {
             let d = healthy(d, f("destinations"))?;
+            // The same node twice is a typo `wormcast route` refuses too;
+            // merging it would hide it.
+            if dests.contains(&d) {
+                return Err(InputError::new(
+                    f("destinations"),
+                    format!("{:?}", self.destinations),
+                    format!(
+                        "distinct nodes: destination {j} (`{}`) repeats an earlier one",
+                        self.destinations[j]
+                    ),
+                ));
+            }
             if d == source {
                 return Err(InputError::new(
                     f("destinations"),
@@ -736,7 +769,6 @@ impl ScriptedMessage {
             dests.push(d);
         }
         dests.sort_unstable();
-        dests.dedup();
         if dests.is_empty() {
             return Err(InputError::new(
                 f("destinations"),
