@@ -337,3 +337,80 @@ fn scripted_messages_are_checked() {
     let err = stderr(&wormcast(&["run", "--scenario", &twice]));
     assert!(err.contains("distinct nodes"), "{err}");
 }
+
+/// Unclear errors made clear: seeds above the largest TOML integer, a value
+/// of the wrong type, a huge value, `--gen-rate` as a fraction, a mesh
+/// scheme on a torus; and the documented side limit.
+#[test]
+fn errors_say_what_is_allowed() {
+    // Any u64 seed: as an integer up to i64::MAX, above it as a string.
+    let o = wormcast(&[
+        "run",
+        "--set",
+        "traffic.seed=18446744073709551615",
+        "--dump-scenario",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.contains("seed = \"18446744073709551615\""), "{out}");
+    let o = wormcast(&["run", "--set", "traffic.seed=7", "--dump-scenario"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("seed = 7\n"));
+    rejects(
+        &["run", "--set", "traffic.seed=18446744073709551616"],
+        "traffic.seed",
+        "18446744073709551616",
+    );
+    let err = stderr(&wormcast(&["run", "--set", "traffic.seed=-1"]));
+    assert!(err.contains("write it as a string"), "{err}");
+
+    // The key's limits, not the Rust type's.
+    let args = ["run", "--set", "network.buffer_depth={a=1}"];
+    rejects(&args, "network.buffer_depth", "{ a = 1 }");
+    let err = stderr(&wormcast(&args));
+    assert!(err.contains("a whole number, 1..8"), "{err}");
+    assert!(!err.contains("18446744073709551615"), "{err}");
+
+    // A huge value is quoted by its head only.
+    let big = tmp("big.toml");
+    std::fs::write(
+        &big,
+        format!("[network]\nbuffer_depth = \"{}\"\n", "x".repeat(10_000_000)),
+    )
+    .unwrap();
+    let o = wormcast(&["run", "--scenario", big.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err.len() < 2000, "{} bytes", err.len());
+    assert!(err.contains("more bytes cut"), "{err}");
+    let long = format!("network.topology={}", "y".repeat(100_000));
+    let o = wormcast(&["run", "--set", &long]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err.len() < 2000, "{} bytes", err.len());
+
+    // --gen-rate says what it takes.
+    let out = tmp("gen-rate");
+    let args = [
+        "verilog",
+        "--fpga-top",
+        "--gen-rate",
+        "0.1",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    rejects(&args, "--gen-rate", "0.1");
+    let err = stderr(&wormcast(&args));
+    assert!(err.contains("a whole number from 0 to 256"), "{err}");
+    assert!(!err.contains("invalid digit"), "{err}");
+
+    // A mesh scheme on a torus names the scheme, not a routing never set.
+    let args = ["sweep", "--schemes", "dual-path", "--loads", "0.001"];
+    rejects(&args, "--schemes", "dual-path");
+    let err = stderr(&wormcast(&args));
+    assert!(err.contains("needs a mesh scenario"), "{err}");
+    assert!(!err.contains("network.routing"), "{err}");
+
+    // The documented side limit is the real one.
+    let docs = std::fs::read_to_string("docs/scenario.md").unwrap();
+    assert!(docs.contains(&format!("2 ≤ K, M ≤ {}", wormcast_sim::topology::MAX_SIDE)));
+}

@@ -172,7 +172,7 @@ pub fn locate_error(
         })
     });
     match (set, wormcast_sim::scenario::locate(text, &e.field)) {
-        (Some(s), _) => format!("{e} (from --set {s})"),
+        (Some(s), _) => format!("{e} (from --set {})", wormcast_sim::error::shorten(s)),
         (None, Some(at)) => format!("{e} ({origin}, {at})"),
         (None, None) => e.to_string(),
     }

@@ -24,6 +24,7 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wormcast_sim::network::Network;
+use wormcast_sim::InputError;
 
 #[derive(clap::Args)]
 pub struct SweepArgs {
@@ -93,6 +94,12 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "built-in default scenario".into());
+    // The scenario's own topology, before any scheme sets its routing: a
+    // mesh scheme on a torus is the scheme's error, not the routing's.
+    let base_topology = wormcast_sim::scenario::Scenario::from_toml(&base_text, &a.sets, &origin)
+        .map_err(|e| e.to_string())?
+        .network
+        .topology;
     let mut jobs = Vec::new();
     for s in &schemes {
         for &l in &loads {
@@ -104,11 +111,30 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                 .into_iter()
                 .find(|k| k.name() == s);
             if let Some(k) = mesh {
+                if base_topology.is_torus() {
+                    return Err(InputError::new(
+                        "--schemes",
+                        &a.schemes,
+                        format!(
+                            "the scheme `{s}` needs a mesh scenario (network.topology = \"mesh:KxM\"), and this one is {base_topology}; on a torus use constructions such as `dstm1,dstm2` or `spam`"
+                        ),
+                    )
+                    .to_string());
+                }
                 sets.push(format!(
                     "network.routing=\"{}\"",
                     k.default_routing().name()
                 ));
                 sets.push(format!("traffic.multicast_scheme=\"{s}\""));
+            } else if !base_topology.is_torus() {
+                return Err(InputError::new(
+                    "--schemes",
+                    &a.schemes,
+                    format!(
+                        "the scheme `{s}` (tree or spam routing) needs a torus scenario (network.topology = \"torus:KxM\"), and this one is {base_topology}; on a mesh use the mesh schemes such as `dual-path` or `column-path`"
+                    ),
+                )
+                .to_string());
             } else if s == "spam" || s.starts_with("spam:") {
                 let c = s.strip_prefix("spam:").unwrap_or("bfs");
                 sets.push("network.routing=\"spam\"".into());
