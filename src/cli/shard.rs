@@ -200,10 +200,13 @@ pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), Str
     ))
 }
 
+/// A sweep's points: its schemes, each at every load.
+type Grid = (Vec<String>, Vec<f64>);
+
 /// The sweep's grid (schemes, loads) as the shard records it, checked
 /// against its point count; `None` for a shard of an older build, which
 /// does not record it.
-fn grid(f: &std::path::Path, info: &ShardInfo) -> Result<Option<(Vec<String>, Vec<f64>)>, String> {
+fn grid(f: &std::path::Path, info: &ShardInfo) -> Result<Option<Grid>, String> {
     let (Some(l), Some(s)) = (&info.loads, &info.schemes) else {
         return Ok(None);
     };
