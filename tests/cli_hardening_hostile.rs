@@ -382,11 +382,15 @@ fn errors_say_what_is_allowed() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err.len() < 2000, "{} bytes", err.len());
     assert!(err.contains("more bytes cut"), "{err}");
-    let long = format!("network.topology={}", "y".repeat(100_000));
-    let o = wormcast(&["run", "--set", &long]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(err.len() < 2000, "{} bytes", err.len());
+    for long in [
+        format!("network.topology={}", "y".repeat(100_000)),
+        format!("network.buffer_depth=[{}]", "1,".repeat(30_000)),
+    ] {
+        let o = wormcast(&["run", "--set", &long]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(err.len() < 2000, "{} bytes", err.len());
+    }
 
     // --gen-rate says what it takes.
     let out = tmp("gen-rate");

@@ -461,7 +461,9 @@ impl Scenario {
                 s.split_once('=')
                     .is_some_and(|(k, _)| path.starts_with(k.trim()) || k.trim().starts_with(&path))
             });
-            let at = culprit.map_or(String::new(), |s| format!(" (from --set {s})"));
+            let at = culprit.map_or(String::new(), |s| {
+                format!(" (from --set {})", crate::error::shorten(s))
+            });
             type_error(&root, &e, &at)
         })
     }
