@@ -90,9 +90,10 @@ fn side_above_the_limit_is_refused() {
             "{err}"
         );
     }
-    // The library error names the side itself.
+    // The library error quotes the whole value and names the side.
     let e = wormcast_sim::topology::Topology::parse("torus:257x8").unwrap_err();
-    assert_eq!(e.field, "topology columns (K)");
+    assert_eq!(e.field, "topology");
+    assert!(e.allowed.starts_with("columns (K) is `257`"), "{e}");
     assert_eq!(e.value, "torus:257x8");
     // The largest side itself is accepted by the parser.
     assert!(wormcast_sim::topology::Topology::parse("torus:256x256").is_ok());

@@ -153,11 +153,11 @@ impl Topology {
         // that is out of range: a lone `1` does not say where it came from.
         Topology::new(kind, k, m).map_err(|e| {
             let side = e.field.strip_prefix("topology ").unwrap_or(&e.field);
-            InputError {
-                allowed: format!("{side} is `{}`; {}", e.value, e.allowed),
-                value: s.to_string(),
-                field: e.field,
-            }
+            InputError::new(
+                "topology",
+                s,
+                format!("{side} is `{}`; {}", e.value, e.allowed),
+            )
         })
     }
 
