@@ -187,8 +187,12 @@ fn thesis_comparison_and_k_fit_on_small_runs() {
 #[test]
 fn bad_flags_name_field_and_value() {
     rejects(&["--grid", "cube:4x4"], "grid", "cube:4x4");
-    rejects(&["--grid", "mesh:1x4"], "grid side", "1");
-    rejects(&["--grid", "mesh:4x4x4x4"], "grid dimensions", "4");
+    rejects(&["--grid", "mesh:1x4"], "side K (x) is `1`", "`mesh:1x4`");
+    rejects(
+        &["--grid", "mesh:4x4x4x4"],
+        "dimensions is `4`",
+        "`mesh:4x4x4x4`",
+    );
     rejects(&["--alg", "bfs"], "alg", "bfs");
     rejects(&["--wraps", "middle"], "wraps", "middle");
     rejects(&["--sampler", "gauss"], "sampler", "gauss");

@@ -76,19 +76,25 @@ fn side_above_the_limit_is_refused() {
     // The scenario names its own field; the rule names the side.
     for (topo, side) in [("torus:257x257", "columns (K)"), ("mesh:8x257", "rows (M)")] {
         let set = format!("network.topology={topo}");
-        rejects(&["run", "--set", &set], "network.topology", "`257`");
+        rejects(
+            &["run", "--set", &set],
+            "network.topology",
+            &format!("`{topo}`"),
+        );
         let o = wormcast(&["run", "--set", &set]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
-            err.contains(&format!("{side} must be an integer from 2 to 256"))
-                && err.contains("65536 nodes"),
+            err.contains(&format!(
+                "{side} is `257`; {side} must be an integer from 2 to 256"
+            )) && err.contains("65536 nodes"),
             "{err}"
         );
     }
-    // The library error names the side itself.
+    // The library error quotes the whole value and names the side.
     let e = wormcast_sim::topology::Topology::parse("torus:257x8").unwrap_err();
-    assert_eq!(e.field, "topology columns (K)");
-    assert_eq!(e.value, "257");
+    assert_eq!(e.field, "topology");
+    assert!(e.allowed.starts_with("columns (K) is `257`"), "{e}");
+    assert_eq!(e.value, "torus:257x8");
     // The largest side itself is accepted by the parser.
     assert!(wormcast_sim::topology::Topology::parse("torus:256x256").is_ok());
     assert_eq!(wormcast_sim::topology::MAX_SIDE, 256);

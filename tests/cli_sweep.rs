@@ -177,7 +177,8 @@ fn sweep_mesh_schemes_set_their_routing() {
         .map(|p| p["latency_mean_cycles"].to_string())
         .collect();
     assert!(lat.iter().any(|l| l != &lat[0]), "{lat:?}");
-    // A mesh scheme on a torus is refused with the routing named.
+    // A mesh scheme on a torus is refused with the scheme named (the
+    // routing it would set is no part of the user's input).
     let o = wormcast(&[
         "sweep",
         "--loads",
@@ -187,7 +188,11 @@ fn sweep_mesh_schemes_set_their_routing() {
         "--quiet",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("network.routing"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--schemes") && err.contains("the scheme `brcp-pure` needs a mesh scenario"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

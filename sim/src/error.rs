@@ -32,15 +32,70 @@ impl InputError {
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // What is allowed may quote the value again (serde's "invalid
+        // type: string ..."): that copy is shortened the same way.
+        let inner = self.value.trim_matches('"');
+        let allowed = if inner.len() > MAX_ECHO {
+            self.allowed.replace(inner, &shorten(inner)).into()
+        } else {
+            std::borrow::Cow::from(&self.allowed)
+        };
         write!(
             f,
             "invalid {} = `{}`: {}",
-            self.field, self.value, self.allowed
+            self.field,
+            shorten(&self.value),
+            allowed
         )
     }
 }
 
+/// Longest value an error message quotes in full, in bytes.
+pub const MAX_ECHO: usize = 200;
+
+/// `s` as an error message quotes it: in full up to [`MAX_ECHO`] bytes,
+/// else its head and how many bytes were cut (a 10 MB string typed by
+/// mistake must not come back as a 10 MB message).
+pub fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.len() <= MAX_ECHO {
+        return s.into();
+    }
+    let mut end = MAX_ECHO;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} more bytes cut)", &s[..end], s.len() - end).into()
+}
+
 impl std::error::Error for InputError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_shortened() {
+        let long = "x".repeat(10_000_000);
+        let e = InputError::new("network.topology", &long, "`torus:KxM`");
+        let m = e.to_string();
+        assert!(m.len() < 400, "{}", m.len());
+        assert!(m.contains(&format!("({} more bytes cut)", 10_000_000 - MAX_ECHO)));
+        assert!(m.ends_with(": `torus:KxM`"), "{m}");
+        // A copy of the value inside what is allowed is shortened too.
+        let quoted = format!("\"{long}\"");
+        let e = InputError::new(
+            "a",
+            &quoted,
+            format!("a number (invalid type: string {quoted})"),
+        );
+        assert!(e.to_string().len() < 700, "{}", e.to_string().len());
+        // Short values, and a cut inside a multi-byte character.
+        assert_eq!(shorten("torus:2x1"), "torus:2x1");
+        let s = format!("{}é{}", "a".repeat(MAX_ECHO - 1), "b".repeat(300));
+        assert!(shorten(&s).starts_with(&"a".repeat(MAX_ECHO - 1)));
+        assert!(shorten(&s).ends_with("more bytes cut)"));
+    }
+}
 
 /// Shorthand used across the crate.
 pub type InputResult<T> = Result<T, InputError>;

@@ -159,6 +159,10 @@ pub struct TrafficCfg {
     /// docs/scenario.md for the list and which routing each needs.
     #[serde(with = "crate::error::text")]
     pub multicast_scheme: SchemeName,
+    /// Any u64. TOML integers stop at `i64::MAX`, so a larger seed is
+    /// written as a string (`seed = "18446744073709551615"`); see
+    /// [`seed_serde`].
+    #[serde(with = "seed_serde")]
     pub seed: u64,
     /// Explicit messages for `pattern = "scripted"`.
     pub messages: Vec<ScriptedMessage>,
@@ -294,6 +298,59 @@ impl std::fmt::Display for Pattern {
     }
 }
 
+/// `traffic.seed`: any u64, written as a TOML integer up to `i64::MAX`
+/// (the largest TOML integer) and as a decimal string above it, both ways,
+/// so every seed a run reports can be given back. Seeds that fit an integer
+/// are read and written exactly as before.
+pub mod seed_serde {
+    use crate::error::{text, InputError};
+    use serde::{de, Deserializer, Serializer};
+    use std::fmt;
+
+    /// What a seed may be, for the error messages.
+    pub const ALLOWED: &str = "a whole number from 0 to 18446744073709551615 (u64); above 9223372036854775807, the largest TOML integer, write it as a string, e.g. \"18446744073709551615\"";
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        if *v <= i64::MAX as u64 {
+            s.serialize_u64(*v)
+        } else {
+            s.collect_str(v)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        d.deserialize_any(Seed)
+    }
+
+    struct Seed;
+
+    fn refuse<E: de::Error>(v: impl fmt::Display) -> E {
+        E::custom(text::message(&InputError::new("traffic.seed", v, ALLOWED)))
+    }
+
+    impl de::Visitor<'_> for Seed {
+        type Value = u64;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(ALLOWED)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| refuse(v))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+            v.trim().parse().map_err(|_| refuse(format!("\"{v}\"")))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
+            Err(refuse(v))
+        }
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<u64, E> {
+            Err(refuse(v))
+        }
+    }
+}
+
 /// A scripted message after validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scripted {
@@ -404,7 +461,9 @@ impl Scenario {
                 s.split_once('=')
                     .is_some_and(|(k, _)| path.starts_with(k.trim()) || k.trim().starts_with(&path))
             });
-            let at = culprit.map_or(String::new(), |s| format!(" (from --set {s})"));
+            let at = culprit.map_or(String::new(), |s| {
+                format!(" (from --set {})", crate::error::shorten(s))
+            });
             type_error(&root, &e, &at)
         })
     }
@@ -497,7 +556,7 @@ impl Scenario {
             .messages
             .iter()
             .enumerate()
-            .map(|(i, m)| m.check(i, &topo, ftmesh.as_ref(), &params, origin_only))
+            .map(|(i, m)| m.check(i, &topo, ftmesh.as_ref(), &params, origin_only, &self.run))
             .collect::<InputResult<Vec<_>>>()?;
         if t.pattern != Pattern::Scripted && !t.messages.is_empty() {
             return Err(InputError::new(
@@ -713,8 +772,29 @@ impl ScriptedMessage {
         fm: Option<&FaultyMesh>,
         params: &RouterParams,
         origin_only: Option<&str>,
+        run: &RunCfg,
     ) -> InputResult<Scripted> {
         let f = |k: &str| format!("traffic.messages[{i}].{k}");
+        // Messages are created up to the end of the measured window
+        // (`warmup + cycles`), never in the drain: a later one would
+        // silently never exist. An overflowing end is `run.check`'s error.
+        if let Some(end) = run.window_end() {
+            if self.cycle >= end {
+                return Err(InputError::new(
+                    f("cycle"),
+                    self.cycle,
+                    if end == 0 {
+                        "none: run.warmup + run.cycles is 0, so no message is ever created"
+                            .to_string()
+                    } else {
+                        format!(
+                            "0 to {} (messages are created before run.warmup + run.cycles = {end}; raise run.cycles to send later)",
+                            end - 1
+                        )
+                    },
+                ));
+            }
+        }
         let healthy = |s: &str, field: String| -> InputResult<NodeId> {
             let u = topo.parse_node(s, &field)?;
             match fm {
@@ -724,8 +804,20 @@ impl ScriptedMessage {
         };
         let source = healthy(&self.source, f("source"))?;
         let mut dests = Vec::new();
-        for d in &self.destinations {
+        for (j, d) in self.destinations.iter().enumerate() {
             let d = healthy(d, f("destinations"))?;
+            // The same node twice is a typo `wormcast route` refuses too;
+            // merging it would hide it.
+            if dests.contains(&d) {
+                return Err(InputError::new(
+                    f("destinations"),
+                    format!("{:?}", self.destinations),
+                    format!(
+                        "distinct nodes: destination {j} (`{}`) repeats an earlier one",
+                        self.destinations[j]
+                    ),
+                ));
+            }
             if d == source {
                 return Err(InputError::new(
                     f("destinations"),
@@ -736,7 +828,6 @@ impl ScriptedMessage {
             dests.push(d);
         }
         dests.sort_unstable();
-        dests.dedup();
         if dests.is_empty() {
             return Err(InputError::new(
                 f("destinations"),
@@ -973,9 +1064,37 @@ fn type_error(
         (v.to_string(), format!("{allowed}{at}"))
     } else {
         let v = cur.map_or(String::from("?"), |v| v.to_string());
-        (v, format!("{}{at}", allowed_for(&msg)))
+        let allowed = match documented(&field) {
+            // The key's own limits, not its Rust type's.
+            Some(doc) => format!("{doc} (docs/scenario.md; {msg})"),
+            None => allowed_for(&msg),
+        };
+        (v, format!("{allowed}{at}"))
     };
     InputError::new(field, value, allowed)
+}
+
+/// The allowed values of a numeric key as docs/scenario.md gives them, for
+/// a value of the wrong type (a test keeps the two in step). A wrong-type
+/// error is found before validation, which would name the same limits.
+pub fn documented(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "network.header_setup_cycles" => "a whole number, 0..255",
+        "network.buffer_depth" => "a whole number, 1..8",
+        "network.flit_width" => "a whole number, 16..64, and `W − 10` bits must address every node",
+        "network.injection_channels" => "a whole number, 1..4",
+        "network.consumption_channels" => "a whole number, 1..4",
+        "timing.startup_cycles" => "a whole number, 0..1e6",
+        "traffic.rate" => "a number, 0..1",
+        "traffic.multicast_fraction" => "a number, 0..1",
+        "traffic.length" => "a whole number, 2..1e6",
+        "traffic.length_max" => "a whole number, 0, or `length`..1e6",
+        "run.warmup" => "a whole number, 0..1e9",
+        "run.cycles" => "a whole number, 1..1e9",
+        "run.drain_cycles" => "a whole number, 0..1e9",
+        "run.deadlock_threshold" => "a whole number, 16..1e9",
+        _ => return None,
+    })
 }
 
 /// What serde's "expected ..." means in scenario terms, with serde's own
@@ -1004,5 +1123,72 @@ fn int_max(t: &str) -> u64 {
         "u16" => u16::MAX as u64,
         "u32" => u32::MAX as u64,
         _ => u64::MAX,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key's documented limits, as a wrong-type error names them,
+    /// are the ones docs/scenario.md gives.
+    #[test]
+    fn documented_limits_match_the_docs() {
+        let docs = include_str!("../../docs/scenario.md");
+        let keys = [
+            "network.header_setup_cycles",
+            "network.buffer_depth",
+            "network.flit_width",
+            "network.injection_channels",
+            "network.consumption_channels",
+            "timing.startup_cycles",
+            "traffic.rate",
+            "traffic.multicast_fraction",
+            "traffic.length",
+            "traffic.length_max",
+            "run.warmup",
+            "run.cycles",
+            "run.drain_cycles",
+            "run.deadlock_threshold",
+        ];
+        for field in keys {
+            let doc = documented(field).unwrap();
+            let range = doc.split_once(", ").unwrap().1;
+            let key = field.split_once('.').unwrap().1;
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{key}` |")))
+                .unwrap_or_else(|| panic!("no row for {field}"));
+            assert!(row.contains(range), "{field}: `{range}` not in {row}");
+        }
+        // A wrong type names them.
+        let e = Scenario::from_toml("", &["network.buffer_depth={a=1}".into()], "t").unwrap_err();
+        assert!(e.allowed.starts_with("a whole number, 1..8"), "{e}");
+        assert!(!e.allowed.contains("18446744073709551615"), "{e}");
+    }
+
+    /// Seeds above the largest TOML integer are written as strings and
+    /// read back; smaller ones stay integers.
+    #[test]
+    fn any_u64_seed_round_trips() {
+        for (seed, written) in [
+            (1u64, "seed = 1\n"),
+            (i64::MAX as u64, "seed = 9223372036854775807\n"),
+            (u64::MAX, "seed = \"18446744073709551615\"\n"),
+        ] {
+            let mut s = Scenario::default();
+            s.traffic.seed = seed;
+            let text = toml::to_string(&s).unwrap();
+            assert!(text.contains(written), "{text}");
+            let back = Scenario::from_toml(&text, &[], "t").unwrap();
+            assert_eq!(back.traffic.seed, seed);
+        }
+        let set = |v: &str| Scenario::from_toml("", &[format!("traffic.seed={v}")], "t");
+        assert_eq!(set("18446744073709551615").unwrap().traffic.seed, u64::MAX);
+        assert_eq!(set("\"42\"").unwrap().traffic.seed, 42);
+        let e = set("18446744073709551616").unwrap_err();
+        assert_eq!(e.field, "traffic.seed");
+        assert!(e.allowed.contains("write it as a string"), "{e}");
+        assert!(set("-1").is_err());
     }
 }

@@ -149,7 +149,16 @@ impl Topology {
         let (k, m) = dims.split_once(['x', 'X']).ok_or_else(err)?;
         let k: u32 = k.trim().parse().map_err(|_| err())?;
         let m: u32 = m.trim().parse().map_err(|_| err())?;
-        Topology::new(kind, k, m)
+        // The error quotes the whole value as typed, then names the side
+        // that is out of range: a lone `1` does not say where it came from.
+        Topology::new(kind, k, m).map_err(|e| {
+            let side = e.field.strip_prefix("topology ").unwrap_or(&e.field);
+            InputError::new(
+                "topology",
+                s,
+                format!("{side} is `{}`; {}", e.value, e.allowed),
+            )
+        })
     }
 
     pub fn is_torus(&self) -> bool {
@@ -413,6 +422,10 @@ mod tests {
         assert!(Topology::parse("torus:256x256").is_ok());
         let e = Topology::parse("torus:257x8").unwrap_err();
         assert!(e.to_string().contains("from 2 to 256"), "{e}");
+        // The whole value is quoted, and the side that is wrong is named.
+        let e = Topology::parse("torus:2x1").unwrap_err();
+        assert_eq!(e.value, "torus:2x1");
+        assert!(e.allowed.starts_with("rows (M) is `1`; "), "{e}");
         assert!(Topology::parse("torus:8").is_err());
     }
 }

@@ -10,10 +10,14 @@ use wormcast_sim::walker::{walk, Malformed};
 #[test]
 fn topology_errors_name_field_value_and_rule() {
     let e = Topology::parse("torus:1x8").unwrap_err();
-    assert_eq!(e.field, "topology columns (K)");
-    assert_eq!(e.value, "1");
+    assert_eq!(e.field, "topology");
+    assert_eq!(e.value, "torus:1x8");
+    assert!(e.allowed.contains("columns (K) is `1`"), "{e}");
     assert!(e.allowed.contains("from 2"), "{e}");
     let e = Topology::parse("torus:8x0").unwrap_err();
+    assert!(e.allowed.starts_with("rows (M) is `0`"), "{e}");
+    // `Topology::new` names the side as its field.
+    let e = Topology::torus(8, 0).unwrap_err();
     assert!(e.field.contains("rows"), "{e}");
     let e = Topology::parse("hypercube:8x8").unwrap_err();
     assert_eq!(e.field, "topology");

@@ -28,6 +28,9 @@ fn case() -> impl Strategy<Value = (u32, u32, bool, u32, Vec<Msg>)> {
         )
             .prop_map(move |(cycle, source, dests, length, tree)| {
                 let mut dests: Vec<u32> = dests.into_iter().filter(|&d| d != source).collect();
+                // A destination named twice is refused by validation.
+                dests.sort_unstable();
+                dests.dedup();
                 if dests.is_empty() {
                     dests.push((source + 1) % n);
                 }

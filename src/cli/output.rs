@@ -157,10 +157,70 @@ impl Dest {
     }
 }
 
+/// Refuses an output that is the same file as an input, before anything
+/// runs: writing it would replace the input (`--scenario f.toml --json
+/// f.toml`). `outputs` and `inputs` are `(flag, path)`; an output `-` and
+/// missing paths are skipped. Two existing paths are the same file when
+/// they share device and inode (hard links, `./f.toml` and `f.toml`); an
+/// output that does not exist yet is compared by canonical path. Inputs
+/// that are not regular files (`/dev/null`, a pipe) are not overwritten by
+/// a write and are let through.
+pub fn refuse_overwriting_inputs(
+    outputs: &[(&str, Option<&Path>)],
+    inputs: &[(&str, &Path)],
+) -> Result<(), String> {
+    for &(out_flag, out) in outputs {
+        let Some(out) = out.filter(|p| p.as_os_str() != "-") else {
+            continue;
+        };
+        for &(in_flag, input) in inputs {
+            if same_file(out, input) {
+                return Err(format!(
+                    "invalid {out_flag} = `{}`: it is the same file as the input {in_flag} `{}`, which writing it would replace; allowed: a path that is not an input",
+                    out.display(),
+                    input.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the output path `out` names the regular file `input`.
+fn same_file(out: &Path, input: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(i) = std::fs::metadata(input) else {
+        return false;
+    };
+    if !i.is_file() {
+        return false;
+    }
+    if let Ok(o) = std::fs::metadata(out) {
+        return o.dev() == i.dev() && o.ino() == i.ino();
+    }
+    // The output does not exist yet: only its canonical path can say.
+    let canonical_out = match (out.parent(), out.file_name()) {
+        (Some(dir), Some(name)) => {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            std::fs::canonicalize(dir).map(|d| d.join(name))
+        }
+        _ => return false,
+    };
+    match (canonical_out, std::fs::canonicalize(input)) {
+        (Ok(o), Ok(i)) => o == i,
+        _ => false,
+    }
+}
+
 /// Checks every output before the work starts: at most one goes to stdout
 /// (then human text goes to stderr), and every file can be opened for
 /// writing. An existing file is left as it is until its content is
-/// written; a missing one is created empty.
+/// written; a missing one is created to prove it can be, and removed
+/// again, so a command that fails before writing leaves no empty file.
 pub fn prepare(dests: &[Option<&Dest>]) -> Result<(), String> {
     let mut stdout = 0;
     for d in dests.iter().flatten() {
@@ -170,12 +230,16 @@ pub fn prepare(dests: &[Option<&Dest>]) -> Result<(), String> {
                 if p.is_dir() {
                     return Err(format!("cannot write {}: it is a directory", d.name()));
                 }
+                let existed = std::fs::symlink_metadata(p).is_ok();
                 std::fs::OpenOptions::new()
                     .write(true)
                     .create(true)
                     .truncate(false)
                     .open(p)
                     .map_err(|e| d.err(e))?;
+                if !existed {
+                    let _ = std::fs::remove_file(p);
+                }
             }
         }
     }

@@ -172,13 +172,25 @@ pub fn locate_error(
         })
     });
     match (set, wormcast_sim::scenario::locate(text, &e.field)) {
-        (Some(s), _) => format!("{e} (from --set {s})"),
+        (Some(s), _) => format!("{e} (from --set {})", wormcast_sim::error::shorten(s)),
         (None, Some(at)) => format!("{e} ({origin}, {at})"),
         (None, None) => e.to_string(),
     }
 }
 
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
+    if let Some(input) = a.scenario.as_deref() {
+        output::refuse_overwriting_inputs(
+            &[
+                ("--json", a.json.as_deref()),
+                ("--messages", a.messages.as_deref()),
+                ("--vcd", a.vcd.as_deref()),
+                ("--heatmap", a.heatmap.as_deref()),
+                ("--replay", a.replay.as_deref()),
+            ],
+            &[("--scenario", input)],
+        )?;
+    }
     let sc = load_checked(&a.scenario, &a.sets)?;
     if a.dump_scenario {
         sc.validate().map_err(|e| e.to_string())?;
@@ -306,10 +318,27 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let stuck = sc.run.drain_cycles > 0
         && report.unfinished_messages > 0
         && report.stop_reason == "end of drain";
-    if stuck && !a.quiet {
+    // `--quiet` silences the summary, not the reason for a failed run:
+    // every non-zero exit says why on stderr.
+    if stuck {
         eprintln!(
-            "warning: {} messages still unfinished after {} drain cycles",
+            "error: {} messages still unfinished after {} drain cycles",
             report.unfinished_messages, sc.run.drain_cycles
+        );
+    }
+    if report.deadlock {
+        eprintln!(
+            "error: the network deadlocked (the run stopped at cycle {})",
+            report.cycles
+        );
+    }
+    if !report.scoreboard_clean() {
+        eprintln!(
+            "error: the scoreboard is not clean: {} lost messages, {} duplicate deliveries, {} misdelivered, {} corrupted flits",
+            report.lost_messages,
+            report.duplicate_deliveries,
+            report.misdelivered,
+            report.corrupted_flits
         );
     }
     let clean = !report.deadlock && !stuck && report.scoreboard_clean();

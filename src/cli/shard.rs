@@ -14,7 +14,9 @@
 //! cannot silently splice two different sweeps.
 
 use crate::cli::output::{self, Dest};
-use crate::cli::sweep_out::{exit_code, plot, Point, ShardInfo, SweepOut};
+use crate::cli::sweep_out::{
+    exit_code, parse_loads, parse_schemes, plot, Point, ShardInfo, SweepOut,
+};
 use serde::Deserialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -127,6 +129,16 @@ pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), Str
                 i0.points_total.to_string(),
             ),
             ("scenario", s.scenario.clone(), s0.scenario.clone()),
+            (
+                "loads",
+                info.loads.clone().unwrap_or_default(),
+                i0.loads.clone().unwrap_or_default(),
+            ),
+            (
+                "schemes",
+                info.schemes.clone().unwrap_or_default(),
+                i0.schemes.clone().unwrap_or_default(),
+            ),
         ] {
             if a != b {
                 return Err(format!(
@@ -145,9 +157,23 @@ pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), Str
             ));
         }
         complete &= s.complete;
+        let grid = grid(f, info)?;
         for (p, &k) in s.points.iter().zip(&info.point_indices) {
             if k >= points.len() || points[k].is_some() || k % info.count != info.index {
                 return Err(format!("shard {}: bad point index {k}", f.display()));
+            }
+            if let Some((schemes, loads)) = &grid {
+                let (scheme, load) = (&schemes[k / loads.len()], loads[k % loads.len()]);
+                if p.scheme != *scheme || p.load != load {
+                    return Err(format!(
+                        "shard {}: point {k} is (scheme `{}`, load {}), but the sweep (--schemes `{}`, --loads `{}`) has (scheme `{scheme}`, load {load}) there; the file was edited or damaged",
+                        f.display(),
+                        p.scheme,
+                        p.load,
+                        info.schemes.as_deref().unwrap_or_default(),
+                        info.loads.as_deref().unwrap_or_default(),
+                    ));
+                }
             }
             points[k] = Some(p.clone());
         }
@@ -174,11 +200,47 @@ pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), Str
     ))
 }
 
+/// A sweep's points: its schemes, each at every load.
+type Grid = (Vec<String>, Vec<f64>);
+
+/// The sweep's grid (schemes, loads) as the shard records it, checked
+/// against its point count; `None` for a shard of an older build, which
+/// does not record it.
+fn grid(f: &std::path::Path, info: &ShardInfo) -> Result<Option<Grid>, String> {
+    let (Some(l), Some(s)) = (&info.loads, &info.schemes) else {
+        return Ok(None);
+    };
+    let bad = |why: String| {
+        format!(
+            "shard {}: {why}; the file was edited or damaged",
+            f.display()
+        )
+    };
+    let loads = parse_loads(l).map_err(|e| bad(e.to_string()))?;
+    let schemes = parse_schemes(s);
+    if schemes.len() * loads.len() != info.points_total {
+        return Err(bad(format!(
+            "points_total = {} but --schemes `{s}` and --loads `{l}` make {} points",
+            info.points_total,
+            schemes.len() * loads.len()
+        )));
+    }
+    Ok(Some((schemes, loads)))
+}
+
 pub fn run(a: MergeArgs) -> Result<ExitCode, String> {
+    let inputs: Vec<(&str, &std::path::Path)> =
+        a.shards.iter().map(|p| ("shard", p.as_path())).collect();
+    output::refuse_overwriting_inputs(
+        &[("--json", a.json.as_deref()), ("--plot", a.plot.as_deref())],
+        &inputs,
+    )?;
     let json_out = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
-    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
+    // The shards are checked before the outputs, so bad shards leave no
+    // file behind.
     let (scenario, complete, points) = merge_points(&a.shards)?;
+    output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     if let Some(d) = &json_out {
         let out = SweepOut {
             scenario: scenario.clone(),

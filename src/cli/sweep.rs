@@ -17,7 +17,8 @@
 use crate::cli::interrupt;
 use crate::cli::output::{self, Dest};
 use crate::cli::shard::{fingerprint, ShardSpec};
-use crate::cli::sweep_out::{exit_code, plot, Point, ShardInfo, SweepOut};
+pub use crate::cli::sweep_out::parse_loads;
+use crate::cli::sweep_out::{exit_code, parse_schemes, plot, Point, ShardInfo, SweepOut};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -69,54 +70,6 @@ pub struct SweepArgs {
     pub quiet: bool,
 }
 
-/// Parses `A..B/STEP` or `x,y,z` into loads.
-pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
-    let err = || {
-        InputError::new(
-            "--loads",
-            s,
-            "`A..B/STEP` such as `0.0002..0.001/0.0002`, or a comma list; each load in (0, 1]",
-        )
-    };
-    let mut v = Vec::new();
-    if let Some((range, step)) = s.split_once('/') {
-        let (a, b) = range.split_once("..").ok_or_else(err)?;
-        let (a, b, step): (f64, f64, f64) = (
-            a.trim().parse().map_err(|_| err())?,
-            b.trim().parse().map_err(|_| err())?,
-            step.trim().parse().map_err(|_| err())?,
-        );
-        if !step.is_finite() || step <= 0.0 || a > b || (b - a) / step > 10_000.0 {
-            return Err(err());
-        }
-        let n = ((b - a) / step + 1e-9).floor() as usize;
-        v.extend((0..=n).map(|i| a + step * i as f64));
-    } else {
-        for x in s.split(',') {
-            v.push(x.trim().parse::<f64>().map_err(|_| err())?);
-        }
-    }
-    if v.is_empty() || v.iter().any(|x| !(x.is_finite() && *x > 0.0 && *x <= 1.0)) {
-        return Err(err());
-    }
-    Ok(v)
-}
-
-/// Splits `--schemes` into its names.
-pub fn parse_schemes(s: &str) -> Result<Vec<String>, String> {
-    let schemes: Vec<String> = s
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    if schemes.is_empty() {
-        return Err(
-            "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`, or `spam`".into(),
-        );
-    }
-    Ok(schemes)
-}
-
 /// The scenario overrides that select one scheme (see the module doc).
 pub fn scheme_sets(s: &str) -> Vec<String> {
     // `spam` (or `spam:CONSTRUCTION`) is the SPAM baseline on a BFS tree
@@ -155,8 +108,35 @@ pub fn points(
     loads: &[f64],
     schemes: &[String],
 ) -> Result<Vec<(String, f64, wormcast_sim::scenario::Scenario)>, String> {
+    if schemes.is_empty() {
+        return Err(
+            "invalid --schemes = ``: a comma list of constructions such as `dstm1,dstm2`, or `spam`".into(),
+        );
+    }
+    // The scenario's own topology, before any scheme sets its routing: a
+    // mesh scheme on a torus is the scheme's error, not the routing's.
+    let base_topology = wormcast_sim::scenario::Scenario::from_toml(base_text, sets, origin)
+        .map_err(|e| e.to_string())?
+        .network
+        .topology;
+    let listed = schemes.join(",");
     let mut jobs = Vec::new();
     for s in schemes {
+        let mesh = wormcast_sim::treeworm::scheme::MeshScheme::all()
+            .into_iter()
+            .any(|k| k.name() == s);
+        let needs = match (mesh, base_topology.is_torus()) {
+            (true, true) => Some(format!(
+                "the scheme `{s}` needs a mesh scenario (network.topology = \"mesh:KxM\"), and this one is {base_topology}; on a torus use constructions such as `dstm1,dstm2` or `spam`"
+            )),
+            (false, false) => Some(format!(
+                "the scheme `{s}` (tree or spam routing) needs a torus scenario (network.topology = \"torus:KxM\"), and this one is {base_topology}; on a mesh use the mesh schemes such as `dual-path` or `column-path`"
+            )),
+            _ => None,
+        };
+        if let Some(allowed) = needs {
+            return Err(InputError::new("--schemes", &listed, allowed).to_string());
+        }
         for &l in loads {
             let mut all = sets.to_vec();
             all.extend(scheme_sets(s));
@@ -172,8 +152,14 @@ pub fn points(
 }
 
 pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
+    if let Some(input) = a.scenario.as_deref() {
+        output::refuse_overwriting_inputs(
+            &[("--json", a.json.as_deref()), ("--plot", a.plot.as_deref())],
+            &[("--scenario", input)],
+        )?;
+    }
     let loads = parse_loads(&a.loads).map_err(|e| e.to_string())?;
-    let schemes = parse_schemes(&a.schemes)?;
+    let schemes = parse_schemes(&a.schemes);
     let base_text = match &a.scenario {
         Some(p) => super::run::read_scenario(p)?,
         None => String::new(),
@@ -268,6 +254,8 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                 fingerprint: fp.clone(),
                 points_total,
                 point_indices: point_indices.clone(),
+                loads: Some(a.loads.clone()),
+                schemes: Some(a.schemes.clone()),
             }),
         };
         let text = serde_json::to_string_pretty(&out).expect("serialises");

@@ -6,6 +6,7 @@
 use crate::cli::output::Dest;
 use serde::{Deserialize, Serialize};
 use std::process::ExitCode;
+use wormcast_sim::InputError;
 
 /// What a shard's JSON carries beyond an unsharded sweep's: which slice it
 /// is and of which sweep.
@@ -19,6 +20,55 @@ pub struct ShardInfo {
     pub points_total: usize,
     /// The unsharded positions of this shard's points, in order.
     pub point_indices: Vec<usize>,
+    /// The sweep's `--loads` and `--schemes` as typed, from which the merge
+    /// rebuilds the grid and checks every point's (scheme, load) against
+    /// its position. Absent in shards of older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loads: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schemes: Option<String>,
+}
+
+/// Parses `A..B/STEP` or `x,y,z` into loads.
+pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
+    let err = || {
+        InputError::new(
+            "--loads",
+            s,
+            "`A..B/STEP` such as `0.0002..0.001/0.0002`, or a comma list; each load in (0, 1]",
+        )
+    };
+    let mut v = Vec::new();
+    if let Some((range, step)) = s.split_once('/') {
+        let (a, b) = range.split_once("..").ok_or_else(err)?;
+        let (a, b, step): (f64, f64, f64) = (
+            a.trim().parse().map_err(|_| err())?,
+            b.trim().parse().map_err(|_| err())?,
+            step.trim().parse().map_err(|_| err())?,
+        );
+        if !step.is_finite() || step <= 0.0 || a > b || (b - a) / step > 10_000.0 {
+            return Err(err());
+        }
+        let n = ((b - a) / step + 1e-9).floor() as usize;
+        v.extend((0..=n).map(|i| a + step * i as f64));
+    } else {
+        for x in s.split(',') {
+            v.push(x.trim().parse::<f64>().map_err(|_| err())?);
+        }
+    }
+    if v.is_empty() || v.iter().any(|x| !(x.is_finite() && *x > 0.0 && *x <= 1.0)) {
+        return Err(err());
+    }
+    Ok(v)
+}
+
+/// The `--schemes` list: comma-separated, blanks dropped. A sweep's points
+/// are its schemes in this order, each at every load.
+pub fn parse_schemes(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -83,16 +133,51 @@ pub struct SweepOut<'a> {
 
 /// A sweep's (or merge's) exit status: 130 when points are missing
 /// (interrupted), 1 when a point deadlocked or its scoreboard is not clean,
-/// else 0.
+/// else 0. Status 1 prints its reason (the failed points) on stderr, so a
+/// quiet run or a script still learns why.
 pub fn exit_code(points: &[Point], complete: bool) -> ExitCode {
     if !complete {
         return ExitCode::from(130);
     }
-    if points.iter().all(|p| p.scoreboard_clean && !p.deadlock) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    match failed_points(points) {
+        None => ExitCode::SUCCESS,
+        Some(why) => {
+            eprintln!("error: {why}");
+            ExitCode::from(1)
+        }
     }
+}
+
+/// The points that make a sweep fail, as one line (the first few named).
+pub fn failed_points(points: &[Point]) -> Option<String> {
+    const NAMED: usize = 5;
+    let bad: Vec<String> = points
+        .iter()
+        .filter(|p| !p.scoreboard_clean || p.deadlock)
+        .map(|p| {
+            let what = match (p.deadlock, p.scoreboard_clean) {
+                (true, true) => "deadlock",
+                (true, false) => "deadlock, scoreboard not clean",
+                _ => "scoreboard not clean",
+            };
+            format!("{} at load {} ({what})", p.scheme, p.load)
+        })
+        .collect();
+    if bad.is_empty() {
+        return None;
+    }
+    let more = bad.len().saturating_sub(NAMED);
+    Some(format!(
+        "{} of {} points failed: {}{}",
+        bad.len(),
+        points.len(),
+        bad[..bad.len().min(NAMED)].join("; "),
+        if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        }
+    ))
 }
 
 /// Mean latency (log scale) against offered load, one line per scheme;

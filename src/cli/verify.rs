@@ -39,14 +39,26 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: VerifyArgs) -> Result<ExitCode, String> {
+    if let Some(input) = a.scenario.as_deref() {
+        super::output::refuse_overwriting_inputs(
+            &[
+                ("--json", a.json.as_deref()),
+                ("--dot", a.dot.as_deref()),
+                ("--emit-scenario", a.emit_scenario.as_deref()),
+            ],
+            &[("--scenario", input)],
+        )?;
+    }
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
     let dot = a.dot.as_deref().map(|p| Dest::new("DOT", p));
     let emit = a.emit_scenario.as_deref().map(|p| Dest::new("scenario", p));
-    prepare(&[json.as_ref(), dot.as_ref(), emit.as_ref()])?;
+    // Bad input is refused first, then the outputs are checked, before
+    // the analysis runs.
     if a.cycles == 0 {
         return Err(wormcast_sim::InputError::new("--cycles", 0, "at least 1").to_string());
     }
     let sc = super::run::load_checked(&a.scenario, &a.sets)?;
+    prepare(&[json.as_ref(), dot.as_ref(), emit.as_ref()])?;
     let v = verify::verify(&sc, a.cycles, a.replay_trials).map_err(|e| e.to_string())?;
     outln!("{}", verify::render_text(&v).trim_end());
     if let Some(d) = &json {

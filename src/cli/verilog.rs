@@ -86,7 +86,7 @@ pub struct VerilogArgs {
     pub fpga_top: bool,
     /// FPGA top: new-message probability per idle generator cycle, in
     /// 1/256 (0..=256).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = gen_rate)]
     pub gen_rate: u32,
     /// FPGA top: fraction of each node's ROM entries that are multicasts.
     #[arg(long, default_value_t = 0.25)]
@@ -122,6 +122,15 @@ pub struct VerilogArgs {
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// `--gen-rate`: a whole number of 256ths, so a fraction typed as such
+/// (`0.1`) is told what the flag takes instead of "invalid digit". The
+/// range is the generator plan's check (`gen_rate`, 0 to 256).
+fn gen_rate(s: &str) -> Result<u32, String> {
+    s.trim().parse::<u32>().map_err(|_| {
+            "a whole number from 0 to 256: the new-message probability per idle generator cycle in 256ths (16 = 1/16; for a probability p give round(256 p), e.g. 0.1 -> 26)".to_string()
+    })
 }
 
 pub fn run(a: VerilogArgs) -> Result<ExitCode, String> {

@@ -289,6 +289,10 @@ impl std::str::FromStr for Grid {
             .split('x')
             .map(|v| v.trim().parse::<usize>().map_err(|_| bad()))
             .collect::<InputResult<Vec<usize>>>()?;
-        Grid::new(&sides, torus)
+        // The whole value as typed, then the part that is wrong.
+        Grid::new(&sides, torus).map_err(|e| {
+            let part = e.field.strip_prefix("grid ").unwrap_or(&e.field);
+            InputError::new("grid", s, format!("{part} is `{}`; {}", e.value, e.allowed))
+        })
     }
 }
