@@ -12,7 +12,7 @@
 //! * Ctrl-C (`KeyboardInterrupt`) is polled from the calling thread a few
 //!   times a second and stops the work at its next cycle, and the partial
 //!   result is returned as the command line writes it on Ctrl-C;
-//! * no Rust panic crosses into Python: [`guard`] turns one into
+//! * no Rust panic crosses into Python: `guard` turns one into
 //!   `wormcast.InternalError`.
 
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
