@@ -35,9 +35,10 @@ work=$(mktemp -d /tmp/wormcast-slurm.XXXXXX)
 conf=$work/etc
 mkdir -p "$conf" "$work/state" "$work/spool" "$work/log" "$work/munge" "$work/out"
 cleanup() {
-  [ -f "$work/slurmctld.pid" ] && kill "$(cat "$work/slurmctld.pid")" 2>/dev/null || true
-  [ -f "$work/slurmd.pid" ] && kill "$(cat "$work/slurmd.pid")" 2>/dev/null || true
-  [ -f "$work/munge/munged.pid" ] && kill "$(cat "$work/munge/munged.pid")" 2>/dev/null || true
+  local pid
+  for pid in "$work/slurmctld.pid" "$work/slurmd.pid" "$work/munge/munged.pid"; do
+    if [ -f "$pid" ]; then kill "$(cat "$pid")" 2>/dev/null || true; fi
+  done
 }
 trap cleanup EXIT
 
@@ -50,6 +51,12 @@ munged --key-file="$work/munge/munge.key" --socket="$sock" \
   --seed-file="$work/munge/munged.seed" --force
 
 host=$(hostname -s)
+# Free ports, so two runs on one machine (parallel CI jobs) do not meet.
+read -r ctld_port slurmd_port < <(python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
 read -r cpus mem < <(slurmd -C | awk '/NodeName/ {for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]} print v["CPUs"], v["RealMemory"]}')
 cat >"$conf/slurm.conf" <<EOF
 ClusterName=wormcast-test
@@ -59,8 +66,8 @@ SlurmdUser=root
 AuthType=auth/munge
 AuthInfo=socket=$sock
 CredType=cred/munge
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 StateSaveLocation=$work/state
 SlurmdSpoolDir=$work/spool
 SlurmctldPidFile=$work/slurmctld.pid
@@ -71,6 +78,8 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 SchedulerType=sched/backfill
+# Schedule at once, not every 3 s (the default batch_sched_delay).
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
@@ -88,6 +97,7 @@ done
 sinfo -h -o "%P %T %N" | grep -q idle || { echo "slurm did not come up" >&2; tail -20 "$work"/log/*.log >&2; exit 1; }
 echo "== slurm up: $(sinfo -h -o '%P %T %N %c CPUs')"
 
+# shellcheck disable=SC2054 # the commas belong to --schemes
 sweep=(--loads 0.001..0.003/0.001 --schemes dstm1,dstm2 --set run.cycles=3000 --set run.warmup=300)
 wait_for() { # job id
   for _ in $(seq 600); do
@@ -121,7 +131,7 @@ echo "== job array of 4 shards and the merge: equal to the local sweep ($(( $(da
 rm "$work/out/shard-2.json" "$work/out/sweep.json"
 merge=$(WORMCAST=$bin bash scripts/slurm-sweep.sh "$work/out" 4 -- "${sweep[@]}" 2>"$work/resume.txt")
 cat "$work/resume.txt"
-grep -q "submitting shards 2 of 4" "$work/resume.txt" || { echo "resume did not submit shard 2 alone" >&2; exit 1; }
+grep -q "submitting shards 2 (1 of 4)" "$work/resume.txt" || { echo "resume did not submit shard 2 alone" >&2; exit 1; }
 wait_for "$merge"
 check
 echo "== resume: only shard 2 re-run; merge equal again"
