@@ -16,7 +16,7 @@
 #  * a dry run of 1 500 shards: ranges, arrays within MaxArraySize, one
 #    merge depending on every array.
 #
-#   bash scripts/slurm-test.sh [WORMCAST_BINARY]   # about 40 s after the install
+#   bash scripts/slurm-test.sh [WORMCAST_BINARY]   # about 20 s after the install
 #
 # Without a binary it builds the release one; scripts/test.sh passes the
 # binary its tests built (the release build made this step 3 min 26 s of
