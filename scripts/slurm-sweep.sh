@@ -116,6 +116,15 @@ if command -v squeue >/dev/null; then
         esac ;;
     esac
   done <<<"$q"
+  # Earlier versions of this script named every merge job wormcast-merge
+  # and let it pend for ever after a failed shard: one writing this
+  # folder's merge.log is this sweep's.
+  while read -r id; do
+    [ -n "$id" ] || continue
+    scontrol show job "$id" 2>/dev/null |
+      awk -v p="StdOut=$out/merge.log" '{sub(/^ +/, "")} $0 == p {f = 1} END {exit !f}' &&
+      merges+=("$id")
+  done < <(squeue -h -u "$user" -n wormcast-merge -t PENDING -o %i 2>/dev/null || true)
 elif [ "$dry" = 1 ]; then
   echo "no squeue: the dry run assumes an empty queue" >&2
 else
