@@ -8,7 +8,8 @@
 #  * resume: deletes one shard and re-runs the script: only that shard is
 #    re-submitted, and the merge comes out the same again;
 #  * a failing shard: its merge is cancelled (not left pending for ever),
-#    a re-run completes the sweep, and both attempts' logs are kept;
+#    a re-run cancels a merge left pending by earlier versions of the
+#    script and completes the sweep, and both attempts' logs are kept;
 #  * a re-run while a shard is still queued (held) submits no second copy
 #    of it and replaces the earlier merge job;
 #  * an output folder with a space and a quote in its name, split into two
@@ -189,15 +190,23 @@ wait_for "$merge"
 [ ! -e "$out/sweep.json" ] || fail "a merge ran after a failed shard"
 failed_log=$(readlink "$out/shard-1.log")
 grep -q "shard 1 fails on purpose" "$out/$failed_log" || fail "no failure in shard 1's log $failed_log"
+# A merge as earlier versions of the script submitted it (no
+# --kill-on-invalid-dep) pends for ever after the failure; the re-run
+# cancels it.
+failed_array=$(sed -n 's/^array job \([0-9]*\):.*/\1/p' "$work/run.txt")
+stale=$(sbatch --parsable --job-name=wormcast-merge --dependency="afterok:$failed_array" \
+  --output="$out/merge.log" --wrap true)
 rm "$work/fail-shard-1"
 merge=$(run "$out")
+grep -q "cancelling the merge job of an earlier run: $stale" "$work/run.txt" || fail "the stale merge $stale was left pending"
 wait_for "$merge"
 check "$out"
+[ "$(job_state "$stale")" = CANCELLED ] || fail "stale merge $stale: $(job_state "$stale")"
 [ "$(readlink "$out/shard-1.log")" != "$failed_log" ] || fail "shard-1.log still names the failed attempt"
 grep -q "shard 1 fails on purpose" "$out/$failed_log" || fail "the re-run overwrote the failed attempt's log"
 [ "$(find "$out/logs" -name 'array-*_*.log' | wc -l)" -eq 7 ] || { ls "$out/logs" >&2; fail "expected 7 shard logs (4 + 1 + 1 + 1)"; }
 lap
-echo "== failed shard: its merge cancelled, not left pending; a re-run completes; both attempts' logs kept ($el)"
+echo "== failed shard: its merge cancelled, not left pending; a re-run cancels an old-style stale merge and completes; both attempts' logs kept ($el)"
 
 # A re-run while a shard is still queued: not submitted again, and the
 # earlier merge job gives way to one that waits for the queued shard.
