@@ -16,6 +16,8 @@ use crate::config::{RouterParams, RoutingKind};
 use crate::error::{InputError, InputResult};
 use crate::flit::FlitFormat;
 use crate::ftmesh::FaultyMesh;
+use crate::network::patterns::{UnicastDests, UnicastPattern};
+use crate::network::process::{OnOff, ProcessKind};
 use crate::topology::{EdgeId, LinkName, NodeId, Topology};
 use crate::trees::faults::FaultInfo;
 use crate::trees::PairSpec;
@@ -164,6 +166,31 @@ pub struct TrafficCfg {
     /// [`seed_serde`].
     #[serde(with = "seed_serde")]
     pub seed: u64,
+    /// Where generated unicasts go (`network::patterns`): `uniform`
+    /// (default), `transpose`, `bitcomp`, `bitrev`, `shuffle`, `tornado`,
+    /// `neighbor`, `randperm`, `hotspot`.
+    #[serde(with = "crate::error::text", skip_serializing_if = "is_default")]
+    pub unicast: UnicastPattern,
+    /// `unicast = "hotspot"`: the hot nodes (`X,Y`) ...
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hotspots: Vec<String>,
+    /// ... and their integer weights (default: 1 each).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hotspot_weights: Vec<u32>,
+    /// The arrival process of generated messages (`network::process`):
+    /// `bernoulli` (default) or `onoff`.
+    #[serde(with = "crate::error::text", skip_serializing_if = "is_default")]
+    pub process: ProcessKind,
+    /// `process = "onoff"`: mean on period in cycles ...
+    #[serde(skip_serializing_if = "is_default_burst")]
+    pub burst_length: f64,
+    /// ... and the share of on cycles.
+    #[serde(skip_serializing_if = "is_default_duty")]
+    pub duty_cycle: f64,
+    /// If not 0: every node generates this many messages, then stops; the
+    /// run ends when all are delivered and reports the completion cycle.
+    #[serde(skip_serializing_if = "is_default")]
+    pub batch: u64,
     /// Explicit messages for `pattern = "scripted"`.
     pub messages: Vec<ScriptedMessage>,
     /// Scripted raw flits (`[[traffic.raw]]`, any pattern): malformed input
@@ -244,6 +271,13 @@ impl Default for TrafficCfg {
             length_max: 0,
             multicast_scheme: SchemeName::Auto,
             seed: 1,
+            unicast: UnicastPattern::Uniform,
+            hotspots: Vec::new(),
+            hotspot_weights: Vec::new(),
+            process: ProcessKind::Bernoulli,
+            burst_length: DEFAULT_BURST_LENGTH,
+            duty_cycle: DEFAULT_DUTY_CYCLE,
+            batch: 0,
             messages: Vec::new(),
             raw: Vec::new(),
         }
@@ -259,6 +293,25 @@ impl Default for RunCfg {
             deadlock_threshold: 2_000,
         }
     }
+}
+
+/// `traffic.burst_length` and `traffic.duty_cycle` unless given: bursts of
+/// 20 cycles half the time (BookSim2's α = β = 0.05).
+pub const DEFAULT_BURST_LENGTH: f64 = 20.0;
+pub const DEFAULT_DUTY_CYCLE: f64 = 0.5;
+
+/// New keys are left out of a printed scenario at their defaults, so the
+/// scenarios of before print as they did.
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+fn is_default_burst(v: &f64) -> bool {
+    *v == DEFAULT_BURST_LENGTH
+}
+
+fn is_default_duty(v: &f64) -> bool {
+    *v == DEFAULT_DUTY_CYCLE
 }
 
 /// `traffic.pattern`.
@@ -382,6 +435,10 @@ pub struct Validated {
     pub ftmesh: Option<crate::ftmesh::FaultyMesh>,
     /// Scripted raw worms (`traffic.raw`), in scenario order.
     pub raw: Vec<crate::network::raw::RawWorm>,
+    /// Generated unicasts' destinations, made concrete on `topo`.
+    pub unicast: UnicastDests,
+    /// `process = "onoff"`: the chain's probabilities.
+    pub onoff: Option<OnOff>,
 }
 
 impl Validated {
@@ -578,6 +635,7 @@ impl Scenario {
                 crate::network::raw::validate(i, w, &topo, params.flit, params.injection, &excluded)
             })
             .collect::<InputResult<Vec<_>>>()?;
+        let (unicast, onoff) = t.workload(&topo, ftmesh.as_ref())?;
         self.run.check()?;
         self.timing.check()?;
         Ok(Validated {
@@ -594,6 +652,8 @@ impl Scenario {
             scheme,
             ftmesh,
             raw,
+            unicast,
+            onoff,
         })
     }
 }
@@ -677,6 +737,119 @@ impl NetworkCfg {
 }
 
 impl TrafficCfg {
+    /// The unicast pattern, hot nodes and injection process on `topo`; each
+    /// serves generated traffic only, on a fault-free network for the
+    /// patterns (a permutation has no answer for a node cut out).
+    fn workload(
+        &self,
+        topo: &Topology,
+        fm: Option<&FaultyMesh>,
+    ) -> InputResult<(UnicastDests, Option<OnOff>)> {
+        let generated = self.pattern == Pattern::Poisson;
+        let changed = [
+            (
+                "traffic.unicast",
+                self.unicast != UnicastPattern::Uniform,
+                self.unicast.to_string(),
+            ),
+            (
+                "traffic.process",
+                self.process != ProcessKind::Bernoulli,
+                self.process.to_string(),
+            ),
+            ("traffic.batch", self.batch != 0, self.batch.to_string()),
+        ];
+        for (field, set, value) in changed {
+            if set && !generated {
+                return Err(InputError::new(
+                    field,
+                    value,
+                    format!("its default with pattern = \"{}\" (it shapes generated traffic, pattern = \"poisson\")", self.pattern),
+                ));
+            }
+        }
+        if self.unicast != UnicastPattern::Uniform && fm.is_some_and(|fm| !fm.blocks.is_empty()) {
+            return Err(InputError::new(
+                "traffic.unicast",
+                self.unicast,
+                "uniform on a mesh with faulty nodes or links (a pattern's destination may be cut out)",
+            ));
+        }
+        let hot_field = "traffic.hotspots";
+        if (self.unicast == UnicastPattern::Hotspot) == self.hotspots.is_empty() {
+            return Err(InputError::new(
+                hot_field,
+                format!("{:?}", self.hotspots),
+                "at least one node `X,Y` with unicast = \"hotspot\", and none otherwise",
+            ));
+        }
+        let mut hot = Vec::new();
+        for (i, h) in self.hotspots.iter().enumerate() {
+            let n = topo.parse_node(h, &format!("{hot_field}[{i}]"))?;
+            if hot.contains(&n) {
+                return Err(InputError::new(
+                    format!("{hot_field}[{i}]"),
+                    h,
+                    "each hot node once",
+                ));
+            }
+            hot.push(n);
+        }
+        let weights = if self.hotspot_weights.is_empty() {
+            vec![1; hot.len()]
+        } else {
+            self.hotspot_weights.clone()
+        };
+        if weights.len() != hot.len() || weights.contains(&0) {
+            return Err(InputError::new(
+                "traffic.hotspot_weights",
+                format!("{:?}", self.hotspot_weights),
+                format!(
+                    "one whole number of at least 1 per hot node ({}), or none for equal weights",
+                    hot.len()
+                ),
+            ));
+        }
+        if self.batch > 0 && self.rate == 0.0 {
+            return Err(InputError::new(
+                "traffic.batch",
+                self.batch,
+                "0 with traffic.rate = 0 (a batch is generated at the rate)",
+            ));
+        }
+        if self.batch > MAX_CYCLES {
+            return Err(InputError::new(
+                "traffic.batch",
+                self.batch,
+                format!("0 (off) to {MAX_CYCLES} messages per node"),
+            ));
+        }
+        let unicast = UnicastDests::new(self.unicast, topo, &hot, &weights, self.seed)?;
+        let onoff = match self.process {
+            ProcessKind::Bernoulli => {
+                for (field, v, d) in [
+                    (
+                        "traffic.burst_length",
+                        self.burst_length,
+                        DEFAULT_BURST_LENGTH,
+                    ),
+                    ("traffic.duty_cycle", self.duty_cycle, DEFAULT_DUTY_CYCLE),
+                ] {
+                    if v != d {
+                        return Err(InputError::new(
+                            field,
+                            v,
+                            format!("its default ({d}) unless process = \"onoff\""),
+                        ));
+                    }
+                }
+                None
+            }
+            ProcessKind::OnOff => Some(OnOff::new(self.rate, self.burst_length, self.duty_cycle)?),
+        };
+        Ok((unicast, onoff))
+    }
+
     /// The ranges of the traffic section's own values.
     pub fn check(&self) -> InputResult<()> {
         if !(self.rate.is_finite() && (0.0..=1.0).contains(&self.rate)) {

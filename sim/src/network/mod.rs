@@ -11,6 +11,8 @@
 
 pub mod message;
 pub mod ni;
+pub mod patterns;
+pub mod process;
 pub mod raw;
 pub mod records;
 pub mod stats;
@@ -68,6 +70,12 @@ pub struct Network {
     busy: Vec<u32>,
     arrivals: BinaryHeap<Reverse<(u64, u32)>>,
     rngs: Vec<ChaCha8Rng>,
+    /// When each node's next generated message arrives.
+    process: process::Process,
+    /// `traffic.batch`: messages each node has still to generate.
+    batch_left: Vec<u64>,
+    /// The cycle the last message of a batch was delivered.
+    pub batch_completed: Option<u64>,
     script_next: usize,
     /// Generation of new messages stops at this cycle (start of drain).
     gen_until: u64,
@@ -156,6 +164,7 @@ impl Network {
             .map(|_| Ni::new(v.params.injection, v.params.consumption))
             .collect();
         let seed = scenario.traffic.seed;
+        let v_onoff = v.onoff;
         let rngs = (0..n)
             .map(|u| {
                 let mut r = ChaCha8Rng::seed_from_u64(seed);
@@ -175,6 +184,12 @@ impl Network {
             busy: Vec::new(),
             arrivals: BinaryHeap::new(),
             rngs,
+            process: match v_onoff {
+                Some(p) => process::Process::on_off(p, n as usize),
+                None => process::Process::bernoulli(scenario.traffic.rate),
+            },
+            batch_left: vec![scenario.traffic.batch; n as usize],
+            batch_completed: None,
             script_next: 0,
             // Validated: the checked sums exist (bounded by 3e9 cycles).
             gen_until: scenario.run.window_end().unwrap_or(u64::MAX),
@@ -216,7 +231,7 @@ impl Network {
                 if net.v.excluded(u) {
                     continue;
                 }
-                let t = net.next_gap(u);
+                let t = net.process.first(u as usize, &mut net.rngs[u as usize]);
                 net.arrivals.push(Reverse((t, u)));
             }
         }
@@ -346,18 +361,6 @@ impl Network {
     fn window(&self) -> (u64, u64) {
         let r = &self.scenario.run;
         (r.warmup, r.window_end().unwrap_or(u64::MAX))
-    }
-
-    /// Geometric inter-arrival time: the discrete-time Poisson process with
-    /// one arrival per cycle at most, probability `rate`.
-    fn next_gap(&mut self, u: NodeId) -> u64 {
-        let p = self.scenario.traffic.rate;
-        let rng = &mut self.rngs[u as usize];
-        if p >= 1.0 {
-            return 1;
-        }
-        let x: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-        (x.ln() / (1.0 - p).ln()).floor() as u64 + 1
     }
 
     /// Queues a message at its source NI; returns its number. `tree` forces a
@@ -516,6 +519,26 @@ impl Network {
         }
     }
 
+    /// Node `u`'s next arrival after the one at `now`; none once its batch
+    /// is generated (`traffic.batch`).
+    fn schedule(&mut self, u: NodeId, now: u64) {
+        if self.scenario.traffic.batch > 0 && self.batch_left[u as usize] == 0 {
+            return;
+        }
+        let t = self
+            .process
+            .next(u as usize, now + 1, &mut self.rngs[u as usize]);
+        self.arrivals.push(Reverse((t, u)));
+    }
+
+    /// Every node has generated its batch and every message is delivered.
+    fn batch_complete(&self) -> bool {
+        self.scenario.traffic.batch > 0
+            && self.v.pattern == Pattern::Poisson
+            && self.arrivals.is_empty()
+            && self.all_done()
+    }
+
     fn generate(&mut self) {
         let now = self.cycle();
         if self.raw_next < self.raw_order.len() {
@@ -536,6 +559,25 @@ impl Network {
             let n = self.v.topo.nodes();
             let rng = &mut self.rngs[u as usize];
             let multicast = rng.gen_bool(fraction);
+            if self.batch_left[u as usize] > 0 {
+                self.batch_left[u as usize] -= 1;
+            }
+            if !multicast && !matches!(self.v.unicast, patterns::UnicastDests::Uniform) {
+                // A patterned unicast; none from a node the pattern maps
+                // to itself.
+                let dest = self.v.unicast.pick(u, rng);
+                let length = if length_max > length {
+                    rng.gen_range(length..=length_max)
+                } else {
+                    length
+                };
+                if let Some(d) = dest {
+                    self.submit(u, vec![d], length, None)
+                        .expect("generated messages are valid");
+                }
+                self.schedule(u, now);
+                continue;
+            }
             let count = if multicast {
                 rng.gen_range(self.v.dest_range.0..=self.v.dest_range.1)
             } else {
@@ -594,8 +636,7 @@ impl Network {
                 self.submit(u, dests, length, None)
                     .expect("generated messages are valid");
             }
-            let gap = self.next_gap(u);
-            self.arrivals.push(Reverse((now + gap, u)));
+            self.schedule(u, now);
         }
         while self.script_next < self.v.scripted.len()
             && self.v.scripted[self.script_next].cycle <= now
@@ -1039,6 +1080,11 @@ impl Network {
             }
             if now >= w1 && self.all_done() {
                 self.stop_reason = "drained".into();
+                break;
+            }
+            if self.batch_complete() {
+                self.batch_completed = self.msgs.iter().filter_map(|m| m.finished()).max();
+                self.stop_reason = "batch complete".into();
                 break;
             }
         }

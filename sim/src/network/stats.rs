@@ -128,6 +128,11 @@ pub struct Report {
     pub raw_worms_sent: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub raw_tails_consumed: u64,
+    /// `traffic.batch`: the cycle the last message of every node's batch
+    /// was delivered (the run stops there); absent without a batch or when
+    /// the run stopped first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch_completion_cycle: Option<u64>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -297,6 +302,7 @@ impl Report {
             engine_mismatch: net.twin_mismatch.clone(),
             raw_worms_sent: net.raw_sent,
             raw_tails_consumed: net.raw_tails,
+            batch_completion_cycle: net.batch_completed,
         }
     }
 

@@ -1,0 +1,308 @@
+//! Unicast patterns, on/off injection and batch mode on the cycle model
+//! (`traffic.unicast`, `traffic.process`, `traffic.batch`;
+//! docs/scenario.md): every generated unicast goes where its pattern says,
+//! the processes offer their configured load, a batch ends when its last
+//! message arrives, and bad combinations are refused by name.
+
+use wormcast_sim::network::records::records;
+use wormcast_sim::network::Network;
+use wormcast_sim::scenario::Scenario;
+
+fn scenario(sets: &[&str]) -> Scenario {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Scenario::from_toml("", &sets, "test").unwrap()
+}
+
+fn run(sets: &[&str]) -> (Network, wormcast_sim::network::stats::Report) {
+    let sc = scenario(sets);
+    let mut net = Network::new(&sc).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+    let r = net.run(&mut |_| true);
+    (net, r)
+}
+
+fn refused(sets: &[&str]) -> String {
+    let sc = scenario(sets);
+    match sc.validate() {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("{sets:?} was accepted"),
+    }
+}
+
+const UNICAST: &[&str] = &[
+    "traffic.multicast_fraction=0",
+    "run.warmup=0",
+    "run.cycles=3000",
+    "traffic.rate=0.01",
+];
+
+fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    UNICAST
+        .iter()
+        .copied()
+        .chain(extra.iter().copied())
+        .collect()
+}
+
+#[test]
+fn every_unicast_goes_where_its_pattern_says() {
+    // 8x8: 64 nodes, x + 8y. (x, y) -> expected (x, y), None = no sends.
+    type Rule = fn(u32, u32) -> Option<(u32, u32)>;
+    let cases: [(&str, Rule); 6] = [
+        ("transpose", |x, y| (x != y).then_some((y, x))),
+        ("bitcomp", |x, y| Some((7 - x, 7 - y))),
+        ("tornado", |x, y| Some(((x + 3) % 8, (y + 3) % 8))),
+        ("neighbor", |x, y| Some(((x + 1) % 8, (y + 1) % 8))),
+        ("shuffle", |x, y| {
+            let u = x + 8 * y;
+            let d = ((u << 1) & 63) | (u >> 5);
+            (d != u).then_some((d % 8, d / 8))
+        }),
+        ("bitrev", |x, y| {
+            let u = x + 8 * y;
+            let d = u.reverse_bits() >> 26;
+            (d != u).then_some((d % 8, d / 8))
+        }),
+    ];
+    for (name, rule) in cases {
+        let set = format!("traffic.unicast=\"{name}\"");
+        let (net, r) = run(&with(&[&set]));
+        assert!(r.scoreboard_clean() && !r.deadlock, "{name}");
+        let recs = records(&net);
+        assert!(recs.len() > 500, "{name}: {} messages", recs.len());
+        for m in &recs {
+            let want = rule(m.source_x, m.source_y);
+            assert!(
+                want.is_some(),
+                "{name}: a fixed point ({}, {}) sent",
+                m.source_x,
+                m.source_y
+            );
+            let (x, y) = want.unwrap();
+            assert_eq!(m.deliveries.len(), 1);
+            assert_eq!((m.deliveries[0].x, m.deliveries[0].y), (x, y), "{name}");
+        }
+        // The sources that may send all do.
+        let senders: std::collections::HashSet<_> =
+            recs.iter().map(|m| (m.source_x, m.source_y)).collect();
+        let expected = (0..64).filter(|u| rule(u % 8, u / 8).is_some()).count();
+        assert_eq!(senders.len(), expected, "{name}");
+    }
+}
+
+#[test]
+fn randperm_and_hotspot_follow_their_definitions() {
+    let (net, _) = run(&with(&["traffic.unicast=\"randperm\"", "traffic.seed=5"]));
+    let mut dest_of = std::collections::HashMap::new();
+    for m in records(&net) {
+        let d = (m.deliveries[0].x, m.deliveries[0].y);
+        assert_ne!(d, (m.source_x, m.source_y));
+        // One fixed destination per source, and a permutation: distinct.
+        assert_eq!(*dest_of.entry((m.source_x, m.source_y)).or_insert(d), d);
+    }
+    let mut ds: Vec<_> = dest_of.values().collect();
+    ds.sort();
+    ds.dedup();
+    assert_eq!(ds.len(), dest_of.len());
+
+    let (net, r) = run(&with(&[
+        "traffic.unicast=\"hotspot\"",
+        "traffic.hotspots=[\"1,1\", \"6,5\"]",
+        "traffic.hotspot_weights=[1, 3]",
+        "traffic.rate=0.002",
+    ]));
+    assert!(r.scoreboard_clean());
+    let recs = records(&net);
+    let to_b = recs
+        .iter()
+        .filter(|m| (m.deliveries[0].x, m.deliveries[0].y) == (6, 5))
+        .count();
+    assert!(recs.iter().all(|m| {
+        let d = (m.deliveries[0].x, m.deliveries[0].y);
+        d == (1, 1) || d == (6, 5)
+    }));
+    let share = to_b as f64 / recs.len() as f64;
+    assert!(
+        (share - 0.75).abs() < 0.04,
+        "share to the weight-3 node: {share} of {}",
+        recs.len()
+    );
+}
+
+#[test]
+fn onoff_offers_its_rate_in_bursts() {
+    let base = [
+        "network.topology=\"torus:16x16\"",
+        "traffic.multicast_fraction=0",
+        "run.warmup=0",
+        "run.cycles=40000",
+        "run.drain_cycles=0",
+        "traffic.rate=0.002",
+    ];
+    let (bnet, b) = run(&base);
+    let mut on = base.to_vec();
+    on.extend([
+        "traffic.process=\"onoff\"",
+        "traffic.burst_length=200",
+        "traffic.duty_cycle=0.1",
+    ]);
+    let (onet, o) = run(&on);
+    for r in [&b, &o] {
+        let rel = r.offered_messages_per_node_cycle / 0.002;
+        assert!(
+            (rel - 1.0).abs() < 0.05,
+            "offered {}",
+            r.offered_messages_per_node_cycle
+        );
+    }
+    // Bursty: per-source counts in 1 000-cycle bins vary far more.
+    let dispersion = |net: &Network| {
+        let mut bins = std::collections::HashMap::<(u32, u32, u64), f64>::new();
+        for m in records(net) {
+            *bins
+                .entry((m.source_x, m.source_y, m.created / 1000))
+                .or_default() += 1.0;
+        }
+        let cells = 256.0 * 40.0;
+        let mean = bins.values().sum::<f64>() / cells;
+        let sq = bins.values().map(|c| c * c).sum::<f64>() / cells;
+        (sq - mean * mean) / mean
+    };
+    let (db, d_on) = (dispersion(&bnet), dispersion(&onet));
+    // Bernoulli counts: variance/mean = 1 - rate, about 1.
+    assert!((db - 1.0).abs() < 0.1, "bernoulli dispersion {db}");
+    // The on/off chain (on rate l = 0.02, on->off b = 1/200, off->on
+    // a = 1/1800, g = a + b): counts over T cycles have variance/mean
+    // 1 + 2 l^2 a b / (g^3 m) (1 - (1 - e^(-gT)) / (gT)), m = l a / g, the
+    // index of dispersion of a two-state Markov-modulated Bernoulli source.
+    let (l, b, a, t) = (0.02f64, 1.0 / 200.0, 1.0 / 1800.0, 1000.0);
+    let (g, m) = (a + b, l * a / (a + b));
+    let theory =
+        1.0 + 2.0 * l * l * a * b / (g.powi(3) * m) * (1.0 - (1.0 - (-g * t).exp()) / (g * t));
+    assert!(theory > 5.0);
+    assert!(
+        (d_on / theory - 1.0).abs() < 0.15,
+        "on/off dispersion {d_on}, theory {theory}"
+    );
+}
+
+#[test]
+fn a_batch_ends_when_its_last_message_arrives() {
+    let (net, r) = run(&[
+        "traffic.batch=5",
+        "traffic.rate=0.01",
+        "run.warmup=0",
+        "run.cycles=100000",
+    ]);
+    assert_eq!(r.stop_reason, "batch complete");
+    let recs = records(&net);
+    assert_eq!(recs.len(), 64 * 5);
+    let mut per = std::collections::HashMap::<(u32, u32), u32>::new();
+    for m in &recs {
+        *per.entry((m.source_x, m.source_y)).or_default() += 1;
+    }
+    assert!(per.values().all(|&c| c == 5));
+    let last = recs.iter().map(|m| m.finished.unwrap()).max().unwrap();
+    assert_eq!(r.batch_completion_cycle, Some(last));
+    assert!(
+        r.cycles >= last && r.cycles <= last + 2,
+        "stopped at {} for {last}",
+        r.cycles
+    );
+    // Without a batch the field is absent from the JSON.
+    let (_, plain) = run(&["run.cycles=500"]);
+    let v = serde_json::to_value(&plain).unwrap();
+    assert!(v.get("batch_completion_cycle").is_none());
+}
+
+#[test]
+fn same_seed_same_bits_different_seed_different() {
+    let a = run(&with(&[
+        "traffic.unicast=\"hotspot\"",
+        "traffic.hotspots=[\"2,2\",\"5,5\"]",
+        "traffic.process=\"onoff\"",
+    ]))
+    .1;
+    let b = run(&with(&[
+        "traffic.unicast=\"hotspot\"",
+        "traffic.hotspots=[\"2,2\",\"5,5\"]",
+        "traffic.process=\"onoff\"",
+    ]))
+    .1;
+    let c = run(&with(&[
+        "traffic.unicast=\"hotspot\"",
+        "traffic.hotspots=[\"2,2\",\"5,5\"]",
+        "traffic.process=\"onoff\"",
+        "traffic.seed=2",
+    ]))
+    .1;
+    let strip = |r: &wormcast_sim::network::stats::Report| {
+        let mut v = serde_json::to_value(r).unwrap();
+        for k in ["wall_seconds", "router_cycles_per_second"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    assert_eq!(strip(&a), strip(&b));
+    assert_ne!(strip(&a), strip(&c));
+}
+
+#[test]
+fn impossible_workloads_are_refused_by_name() {
+    let e = refused(&[
+        "network.topology=\"torus:6x6\"",
+        "traffic.unicast=\"bitcomp\"",
+    ]);
+    assert!(
+        e.contains("traffic.unicast") && e.contains("power-of-two") && e.contains("36 nodes"),
+        "{e}"
+    );
+    let e = refused(&[
+        "network.topology=\"torus:8x4\"",
+        "traffic.unicast=\"transpose\"",
+    ]);
+    assert!(e.contains("square"), "{e}");
+    let e = refused(&["traffic.unicast=\"hotspot\""]);
+    assert!(e.contains("traffic.hotspots"), "{e}");
+    let e = refused(&["traffic.hotspots=[\"1,1\"]"]);
+    assert!(e.contains("traffic.hotspots"), "{e}");
+    let e = refused(&["traffic.unicast=\"hotspot\"", "traffic.hotspots=[\"9,9\"]"]);
+    assert!(e.contains("traffic.hotspots[0]"), "{e}");
+    let e = refused(&[
+        "traffic.unicast=\"hotspot\"",
+        "traffic.hotspots=[\"1,1\",\"2,2\"]",
+        "traffic.hotspot_weights=[1]",
+    ]);
+    assert!(e.contains("traffic.hotspot_weights"), "{e}");
+    let e = refused(&["traffic.process=\"onoff\"", "traffic.rate=0.6"]);
+    assert!(
+        e.contains("traffic.rate") && e.contains("duty_cycle"),
+        "{e}"
+    );
+    let e = refused(&["traffic.duty_cycle=0.3"]);
+    assert!(
+        e.contains("traffic.duty_cycle") && e.contains("onoff"),
+        "{e}"
+    );
+    let e = refused(&["traffic.pattern=\"none\"", "traffic.unicast=\"tornado\""]);
+    assert!(
+        e.contains("traffic.unicast") && e.contains("poisson"),
+        "{e}"
+    );
+    let e = refused(&["traffic.batch=3", "traffic.rate=0"]);
+    assert!(e.contains("traffic.batch"), "{e}");
+    let e = Scenario::from_toml("", &["traffic.unicast=\"diagonal\"".into()], "t").unwrap_err();
+    assert!(e.to_string().contains("transpose, bitcomp"), "{e}");
+}
+
+#[test]
+fn patterns_run_on_meshes_too() {
+    let (net, r) = run(&with(&[
+        "network.topology=\"mesh:8x8\"",
+        "network.routing=\"dor\"",
+        "traffic.unicast=\"tornado\"",
+    ]));
+    assert!(r.scoreboard_clean() && !r.deadlock);
+    for m in records(&net) {
+        assert_eq!(m.deliveries[0].x, (m.source_x + 3) % 8);
+    }
+}
