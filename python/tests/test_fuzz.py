@@ -28,7 +28,12 @@ def hostile(rng: random.Random) -> Any:
 def test_set_never_fails_otherwise() -> None:
     rng = random.Random(SEED)
     d = wormcast.Scenario.default().to_dict()
-    keys = [f"{s}.{k}" for s, t in d.items() for k in t] + ["traffic.nope", "nope.rate", "traffic", ".", "a.b.c"]
+    # The workload keys are left out of the effective scenario at their
+    # defaults, so they are named here.
+    workload = ["traffic.unicast", "traffic.hotspots", "traffic.hotspot_weights", "traffic.process",
+                "traffic.burst_length", "traffic.duty_cycle", "traffic.batch"]
+    keys = [f"{s}.{k}" for s, t in d.items() for k in t] + workload + [
+        "traffic.nope", "nope.rate", "traffic", ".", "a.b.c"]
     refused = 0
     for _ in range(CASES):
         key, value = rng.choice(keys), hostile(rng)

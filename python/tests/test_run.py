@@ -158,3 +158,16 @@ def test_a_failing_progress_callable_stops_the_run() -> None:
 def test_bad_progress_is_refused() -> None:
     with pytest.raises(wormcast.ScenarioError, match="invalid progress"):
         wormcast.run(progress="yes")  # type: ignore[arg-type]
+
+
+def test_workload_keys_run_as_on_the_cli(tmp_path: pathlib.Path) -> None:
+    extra = ['traffic.unicast="tornado"', "traffic.multicast_fraction=0", 'traffic.process="onoff"',
+             "traffic.burst_length=30", "traffic.duty_cycle=0.25"]
+    sc = short(wormcast.Scenario.default())
+    sc.set("traffic.unicast", "tornado").set("traffic.multicast_fraction", 0).set("traffic.process", "onoff")
+    sc.set("traffic.burst_length", 30).set("traffic.duty_cycle", 0.25)
+    r = wormcast.run(sc)
+    want = cli_json(tmp_path, "run", "-q", *sets(*SHORT, *extra))
+    assert untimed(r.to_dict()) == untimed(want)
+    b = wormcast.run(wormcast.Scenario.default().set("traffic.batch", 3).set("run.warmup", 0))
+    assert b.stop_reason == "batch complete" and b.batch_completion_cycle > 0
