@@ -3,11 +3,14 @@
 //! network, so their latency-vs-load curves and saturation throughput must
 //! agree within tolerances fixed from the two routers' pipelines.
 //!
-//! Both the reference (`sim/reference/booksim2-mesh-16x16.toml`: BookSim's
-//! configuration, curve and the tolerances) and the matched wormcast
+//! Both the references (`sim/reference/booksim2-mesh-16x16*.toml`: BookSim's
+//! configuration, curve and the tolerances; one for uniform Bernoulli
+//! traffic and one per unicast pattern or injection process, with the
+//! wormcast keys that select the same traffic) and the matched wormcast
 //! scenario (`examples/booksim-mesh-16x16.toml`) are compiled in, so the CLI
-//! (`wormcast crosscheck`), the CI test and the reproduction in
-//! `docs/results/booksim-crosscheck.md` read the same numbers.
+//! (`wormcast crosscheck --reference NAME`), the CI test and the
+//! reproduction in `docs/results/booksim-crosscheck.md` read the same
+//! numbers.
 //!
 //! Units: BookSim's load and throughput count every flit of a 16-flit packet
 //! per node per cycle. wormcast's `traffic.rate` is messages per node per
@@ -20,8 +23,16 @@ use crate::scenario::Scenario;
 use crate::{InputError, InputResult};
 use serde::{Deserialize, Serialize};
 
-/// The BookSim2 reference as stored in the repository.
-pub const REFERENCE_TOML: &str = include_str!("../reference/booksim2-mesh-16x16.toml");
+/// The BookSim2 references as stored in the repository, by name: uniform
+/// Bernoulli traffic first, then the patterns and the on/off source.
+pub const REFERENCES: &[(&str, &str)] = &[
+    ("uniform", include_str!("../reference/booksim2-mesh-16x16.toml")),
+    ("transpose", include_str!("../reference/booksim2-mesh-16x16-transpose.toml")),
+    ("bitcomp", include_str!("../reference/booksim2-mesh-16x16-bitcomp.toml")),
+    ("tornado", include_str!("../reference/booksim2-mesh-16x16-tornado.toml")),
+    ("hotspot", include_str!("../reference/booksim2-mesh-16x16-hotspot.toml")),
+    ("onoff", include_str!("../reference/booksim2-mesh-16x16-onoff.toml")),
+];
 /// The matched wormcast scenario.
 pub const SCENARIO_TOML: &str = include_str!("../../examples/booksim-mesh-16x16.toml");
 /// Flits per BookSim packet: wormcast's 15 data flits plus the HEAD.
@@ -56,18 +67,49 @@ pub struct Tolerance {
     pub saturation_throughput: f64,
 }
 
+/// The wormcast keys that give the reference's traffic on the matched
+/// scenario (none for uniform Bernoulli traffic).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+pub struct WormcastSide {
+    pub sets: Vec<String>,
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Reference {
+    /// Its name in [`REFERENCES`].
+    #[serde(skip)]
+    pub name: String,
     pub source: Source,
     /// BookSim's own configuration keys, kept verbatim for the record.
     pub booksim: toml::Table,
     pub curve: Curve,
     pub tolerance: Tolerance,
+    #[serde(default)]
+    pub wormcast: WormcastSide,
 }
 
 impl Reference {
+    /// The uniform-traffic reference.
     pub fn builtin() -> Reference {
-        toml::from_str(REFERENCE_TOML).expect("the compiled-in BookSim reference parses")
+        Reference::named("uniform").expect("the uniform reference exists")
+    }
+
+    /// The compiled-in reference `name`.
+    pub fn named(name: &str) -> InputResult<Reference> {
+        let (n, text) = REFERENCES.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+            InputError::new(
+                "reference",
+                name,
+                format!(
+                    "one of {}",
+                    REFERENCES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })?;
+        let mut r: Reference =
+            toml::from_str(text).expect("the compiled-in BookSim references parse");
+        r.name = n.to_string();
+        Ok(r)
     }
 
     /// The relative tolerance on latency at `load`; `None` past the knee,
@@ -102,6 +144,8 @@ pub struct Point {
 /// The whole comparison.
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
+    /// The reference's name (`uniform`, `transpose`, ...).
+    pub traffic: String,
     pub reference: Source,
     pub seed: u64,
     /// `--set` overrides of the matched scenario (empty: the matched network).
@@ -153,7 +197,8 @@ pub fn compare(
             ));
         }
     }
-    let mut sets = vec![format!("traffic.seed={seed}")];
+    let mut sets = reference.wormcast.sets.clone();
+    sets.push(format!("traffic.seed={seed}"));
     sets.extend(overrides.iter().cloned());
     let mut jobs: Vec<Scenario> = loads
         .iter()
@@ -189,6 +234,7 @@ pub fn compare(
     let sat = results[loads.len()].1 * PACKET_FLITS / DATA_FLITS;
     let sat_ratio = sat / reference.curve.saturation_throughput;
     Ok(Comparison {
+        traffic: reference.name.clone(),
         reference: reference.source.clone(),
         seed,
         overrides: overrides.to_vec(),

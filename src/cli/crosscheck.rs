@@ -13,9 +13,14 @@ use wormcast_sim::crosscheck::{compare, Reference, SATURATION_OFFERED};
 #[derive(Args, Debug)]
 pub struct CrosscheckArgs {
     /// Offered loads in flits/node/cycle, comma-separated, each one of the
-    /// reference's loads; `all` = every reference load (0.01..0.11).
-    #[arg(long, default_value = "0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08,0.09")]
+    /// reference's loads; `compared` = the loads with a tolerance, `all` =
+    /// every reference load.
+    #[arg(long, default_value = "compared")]
     pub loads: String,
+    /// The BookSim2 reference: `uniform` (Bernoulli), or a unicast pattern
+    /// or process: `transpose`, `bitcomp`, `tornado`, `hotspot`, `onoff`.
+    #[arg(long, default_value = "uniform")]
+    pub reference: String,
     /// Traffic seed of every point.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -38,6 +43,15 @@ fn parse_loads(s: &str, r: &Reference) -> Result<Vec<f64>, String> {
     if s.trim() == "all" {
         return Ok(r.curve.load.clone());
     }
+    if s.trim() == "compared" {
+        return Ok(r
+            .curve
+            .load
+            .iter()
+            .copied()
+            .filter(|&l| r.latency_tolerance(l).is_some())
+            .collect());
+    }
     s.split(',')
         .map(|t| {
             t.trim().parse::<f64>().map_err(|_| {
@@ -48,7 +62,7 @@ fn parse_loads(s: &str, r: &Reference) -> Result<Vec<f64>, String> {
 }
 
 pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
-    let r = Reference::builtin();
+    let r = Reference::named(&a.reference).map_err(|e| e.to_string())?;
     let loads = parse_loads(&a.loads, &r)?;
     let threads = match a.threads {
         Some(0) => return Err("--threads: 0 is not allowed (at least 1)".into()),
@@ -88,7 +102,7 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
         super::plot::panels(
             d,
             &[super::plot::Panel {
-                title: "16x16 XY mesh, 16-flit packets, uniform".into(),
+                title: format!("16x16 XY mesh, 16-flit packets, {}", c.traffic),
                 x_desc: "offered load (flits/node/cycle)".into(),
                 y_desc: "average packet latency (cycles)".into(),
                 series,
@@ -99,9 +113,10 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?;
     }
     outln!(
-        "BookSim2 {} ({}) vs wormcast, 16x16 XY mesh, 16-flit packets, seed {}",
+        "BookSim2 {} ({}) vs wormcast, 16x16 XY mesh, 16-flit packets, {} traffic, seed {}",
         c.reference.commit,
         c.reference.measured,
+        c.traffic,
         c.seed
     );
     if !c.overrides.is_empty() {
@@ -113,7 +128,7 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
     outln!("load (flits/node/cycle)  BookSim  wormcast  ratio     tolerance  samples");
     for p in &c.points {
         outln!(
-            "{:>23.2}  {:>7.1}  {:>8.1}  {:>5.3}  {:>12}  {:>7}{}",
+            "{:>23}  {:>7.1}  {:>8.1}  {:>5.3}  {:>12}  {:>7}{}",
             p.load,
             p.booksim_latency,
             p.wormcast_latency,

@@ -90,3 +90,49 @@ fn a_mismatched_network_fails_the_check() {
     );
     assert!(c.points.iter().any(|p| !p.within), "{:?}", c.points);
 }
+
+/// The unicast patterns and the on/off source against their own BookSim2
+/// curves (`sim/reference/booksim2-mesh-16x16-*.toml`), at every load the
+/// reference compares, and their saturation throughput; tolerances were
+/// written into each reference before any wormcast figure of it existed.
+#[test]
+fn patterns_and_bursts_agree_with_booksim2() {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut bad = Vec::new();
+    for (name, _) in wormcast_sim::crosscheck::REFERENCES.iter().skip(1) {
+        let r = Reference::named(name).unwrap();
+        assert!(!r.wormcast.sets.is_empty(), "{name}: no wormcast keys");
+        let loads: Vec<f64> = r
+            .curve
+            .load
+            .iter()
+            .copied()
+            .filter(|&l| r.latency_tolerance(l).is_some())
+            .collect();
+        assert!(loads.len() >= 3, "{name}: {} compared loads", loads.len());
+        let c = compare(&r, &loads, 1, &[], threads).unwrap();
+        for p in &c.points {
+            eprintln!(
+                "{name} load {}: BookSim {:6.1}  wormcast {:6.1}  ratio {:.3} (±{:.0} %, {} samples)",
+                p.load,
+                p.booksim_latency,
+                p.wormcast_latency,
+                p.ratio,
+                p.tolerance.unwrap() * 100.0,
+                p.samples
+            );
+            assert!(p.samples > 100, "{name} load {}: {} samples", p.load, p.samples);
+            if !p.within {
+                bad.push(format!("{name} load {}: ratio {:.3}", p.load, p.ratio));
+            }
+        }
+        eprintln!(
+            "{name} saturation: BookSim {:.4}  wormcast {:.4}  ratio {:.3}",
+            c.booksim_saturation, c.wormcast_saturation, c.saturation_ratio
+        );
+        if !c.saturation_within {
+            bad.push(format!("{name} saturation ratio {:.3}", c.saturation_ratio));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
