@@ -125,18 +125,19 @@ pub fn run(a: CrosscheckArgs) -> Result<ExitCode, String> {
             c.overrides.join(" ")
         );
     }
-    outln!("load (flits/node/cycle)  BookSim  wormcast  ratio     tolerance  samples");
+    outln!("load (flits/node/cycle)  BookSim  wormcast  ratio        tolerance  samples");
     for p in &c.points {
         outln!(
-            "{:>23}  {:>7.1}  {:>8.1}  {:>5.3}  {:>12}  {:>7}{}",
+            "{:>23}  {:>7.1}  {:>8.1}  {:>5.3}  {:>15}  {:>7}{}",
             p.load,
             p.booksim_latency,
             p.wormcast_latency,
             p.ratio,
-            p.tolerance.map_or("not compared".to_string(), |t| format!(
-                "±{:.0} %",
-                t * 100.0
-            )),
+            match (p.known_deviation, p.tolerance) {
+                (true, _) => "known deviation".to_string(),
+                (false, None) => "not compared".to_string(),
+                (false, Some(t)) => format!("±{:.0} %", t * 100.0),
+            },
             p.samples,
             if p.within { "" } else { "  OUT" }
         );
