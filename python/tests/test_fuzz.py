@@ -31,7 +31,8 @@ def test_set_never_fails_otherwise() -> None:
     # The workload keys are left out of the effective scenario at their
     # defaults, so they are named here.
     workload = ["traffic.unicast", "traffic.hotspots", "traffic.hotspot_weights", "traffic.process",
-                "traffic.burst_length", "traffic.duty_cycle", "traffic.batch"]
+                "traffic.burst_length", "traffic.duty_cycle", "traffic.batch", "traffic.multicast",
+                "traffic.radius", "traffic.region", "traffic.region_corners"]
     keys = [f"{s}.{k}" for s, t in d.items() for k in t] + workload + [
         "traffic.nope", "nope.rate", "traffic", ".", "a.b.c"]
     refused = 0

@@ -16,6 +16,7 @@ use crate::config::{RouterParams, RoutingKind};
 use crate::error::{InputError, InputResult};
 use crate::flit::FlitFormat;
 use crate::ftmesh::FaultyMesh;
+use crate::network::multicast::{MulticastDests, MulticastModel, Region};
 use crate::network::patterns::{UnicastDests, UnicastPattern};
 use crate::network::process::{OnOff, ProcessKind};
 use crate::topology::{EdgeId, LinkName, NodeId, Topology};
@@ -177,6 +178,20 @@ pub struct TrafficCfg {
     /// ... and their integer weights (default: 1 each).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hotspot_weights: Vec<u32>,
+    /// Which nodes a generated multicast goes to (`network::multicast`):
+    /// `uniform` (default), `local`, `row`, `column`, `rectangle`,
+    /// `broadcast`.
+    #[serde(with = "crate::error::text", skip_serializing_if = "is_default")]
+    pub multicast: MulticastModel,
+    /// `multicast = "local"`: the largest hop distance of a destination.
+    #[serde(skip_serializing_if = "is_default_radius")]
+    pub radius: u32,
+    /// `multicast = "rectangle"`: `[w, h]`, placed at random per message ...
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub region: Vec<u32>,
+    /// ... or two corners `["X,Y", "X,Y"]`, fixed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub region_corners: Vec<String>,
     /// The arrival process of generated messages (`network::process`):
     /// `bernoulli` (default) or `onoff`.
     #[serde(with = "crate::error::text", skip_serializing_if = "is_default")]
@@ -272,6 +287,10 @@ impl Default for TrafficCfg {
             multicast_scheme: SchemeName::Auto,
             seed: 1,
             unicast: UnicastPattern::Uniform,
+            multicast: MulticastModel::Uniform,
+            radius: DEFAULT_RADIUS,
+            region: Vec::new(),
+            region_corners: Vec::new(),
             hotspots: Vec::new(),
             hotspot_weights: Vec::new(),
             process: ProcessKind::Bernoulli,
@@ -304,6 +323,13 @@ pub const DEFAULT_DUTY_CYCLE: f64 = 0.5;
 /// scenarios of before print as they did.
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
+}
+
+/// `traffic.radius` unless given.
+pub const DEFAULT_RADIUS: u32 = 2;
+
+fn is_default_radius(v: &u32) -> bool {
+    *v == DEFAULT_RADIUS
 }
 
 fn is_default_burst(v: &f64) -> bool {
@@ -439,6 +465,8 @@ pub struct Validated {
     pub unicast: UnicastDests,
     /// `process = "onoff"`: the chain's probabilities.
     pub onoff: Option<OnOff>,
+    /// Generated multicasts' destination model.
+    pub multicast: MulticastDests,
 }
 
 impl Validated {
@@ -636,6 +664,7 @@ impl Scenario {
             })
             .collect::<InputResult<Vec<_>>>()?;
         let (unicast, onoff) = t.workload(&topo, ftmesh.as_ref())?;
+        let multicast = t.multicast_dests(&topo, ftmesh.as_ref())?;
         self.run.check()?;
         self.timing.check()?;
         Ok(Validated {
@@ -654,6 +683,7 @@ impl Scenario {
             raw,
             unicast,
             onoff,
+            multicast,
         })
     }
 }
@@ -848,6 +878,104 @@ impl TrafficCfg {
             ProcessKind::OnOff => Some(OnOff::new(self.rate, self.burst_length, self.duty_cycle)?),
         };
         Ok((unicast, onoff))
+    }
+
+    /// The multicast destination model with its radius or region, checked
+    /// against `topo`; generated traffic on a fault-free network only, as
+    /// the unicast patterns.
+    fn multicast_dests(
+        &self,
+        topo: &Topology,
+        fm: Option<&FaultyMesh>,
+    ) -> InputResult<MulticastDests> {
+        let model = self.multicast;
+        let field = "traffic.multicast";
+        let shaped = model != MulticastModel::Uniform;
+        if shaped && self.pattern != Pattern::Poisson {
+            return Err(InputError::new(
+                field,
+                model,
+                format!("uniform with pattern = \"{}\" (it shapes generated traffic, pattern = \"poisson\")", self.pattern),
+            ));
+        }
+        if shaped && fm.is_some_and(|fm| !fm.blocks.is_empty()) {
+            return Err(InputError::new(
+                field,
+                model,
+                "uniform on a mesh with faulty nodes or links (a shape's nodes may be cut out)",
+            ));
+        }
+        if shaped && !model.counted() && self.destinations != DEFAULT_DESTINATIONS {
+            return Err(InputError::new(
+                "traffic.destinations",
+                &self.destinations,
+                format!("its default with multicast = \"{model}\", whose destinations are a shape, not a count (uniform and local draw a count)"),
+            ));
+        }
+        if model != MulticastModel::Local && self.radius != DEFAULT_RADIUS {
+            return Err(InputError::new(
+                "traffic.radius",
+                self.radius,
+                format!("its default ({DEFAULT_RADIUS}) unless multicast = \"local\""),
+            ));
+        }
+        if model == MulticastModel::Local && self.radius == 0 {
+            return Err(InputError::new("traffic.radius", 0, "at least 1 hop"));
+        }
+        let rect = model == MulticastModel::Rectangle;
+        let region = match (rect, self.region.as_slice(), self.region_corners.as_slice()) {
+            (false, [], []) => None,
+            (false, _, _) => {
+                let (key, value) = if self.region.is_empty() {
+                    ("traffic.region_corners", format!("{:?}", self.region_corners))
+                } else {
+                    ("traffic.region", format!("{:?}", self.region))
+                };
+                return Err(InputError::new(
+                    key,
+                    value,
+                    "none unless multicast = \"rectangle\"",
+                ));
+            }
+            (true, &[w, h], []) => {
+                if !(1..=topo.k).contains(&w) || !(1..=topo.m).contains(&h) || w * h < 2 {
+                    return Err(InputError::new(
+                        "traffic.region",
+                        format!("[{w}, {h}]"),
+                        format!("[w, h] with 1 <= w <= {}, 1 <= h <= {} and at least 2 nodes", topo.k, topo.m),
+                    ));
+                }
+                Some(Region::Sized(w, h))
+            }
+            (true, [], [a, b]) => {
+                let (a, b) = (
+                    topo.coord(topo.parse_node(a, "traffic.region_corners[0]")?),
+                    topo.coord(topo.parse_node(b, "traffic.region_corners[1]")?),
+                );
+                let lo = (a.0.min(b.0), a.1.min(b.1));
+                let hi = (a.0.max(b.0), a.1.max(b.1));
+                if lo == hi {
+                    return Err(InputError::new(
+                        "traffic.region_corners",
+                        format!("{:?}", self.region_corners),
+                        "two corners of a rectangle of at least 2 nodes",
+                    ));
+                }
+                Some(Region::Fixed(lo, hi))
+            }
+            (true, _, _) => {
+                return Err(InputError::new(
+                    "traffic.region",
+                    format!("{:?} / region_corners = {:?}", self.region, self.region_corners),
+                    "with multicast = \"rectangle\": either region = [w, h] (placed at random per message) or region_corners = [\"X,Y\", \"X,Y\"] (fixed), not both",
+                ))
+            }
+        };
+        Ok(MulticastDests {
+            model,
+            radius: self.radius,
+            region,
+        })
     }
 
     /// The ranges of the traffic section's own values.

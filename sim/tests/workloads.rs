@@ -306,3 +306,95 @@ fn patterns_run_on_meshes_too() {
         assert_eq!(m.deliveries[0].x, (m.source_x + 3) % 8);
     }
 }
+
+#[test]
+fn multicast_models_send_to_their_shapes() {
+    let base = [
+        "traffic.multicast_fraction=1",
+        "run.warmup=0",
+        "run.cycles=2000",
+        "traffic.rate=0.002",
+    ];
+    let go = |extra: &[&str]| {
+        let sets: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let (net, r) = run(&sets);
+        assert!(r.scoreboard_clean() && !r.deadlock, "{extra:?}");
+        let recs = records(&net);
+        assert!(recs.len() > 100, "{extra:?}: {} messages", recs.len());
+        recs
+    };
+    for m in go(&["traffic.multicast=\"row\""]) {
+        assert_eq!(m.deliveries.len(), 7);
+        assert!(m
+            .deliveries
+            .iter()
+            .all(|d| d.y == m.source_y && d.x != m.source_x));
+    }
+    for m in go(&["traffic.multicast=\"column\""]) {
+        assert_eq!(m.deliveries.len(), 7);
+        assert!(m.deliveries.iter().all(|d| d.x == m.source_x));
+    }
+    for m in go(&["traffic.multicast=\"broadcast\""]) {
+        assert_eq!(m.deliveries.len(), 63);
+    }
+    let topo = scenario(&[]).network.topology;
+    for m in go(&[
+        "traffic.multicast=\"local\"",
+        "traffic.radius=1",
+        "traffic.destinations=3",
+    ]) {
+        assert_eq!(m.deliveries.len(), 3);
+        let s = topo.id(m.source_x, m.source_y);
+        assert!(m
+            .deliveries
+            .iter()
+            .all(|d| topo.distance(s, topo.id(d.x, d.y)) == 1));
+    }
+    for m in go(&[
+        "traffic.multicast=\"rectangle\"",
+        "traffic.region_corners=[\"1,1\", \"2,3\"]",
+    ]) {
+        let inside = |x: u32, y: u32| (1..=2).contains(&x) && (1..=3).contains(&y);
+        assert!(m.deliveries.iter().all(|d| inside(d.x, d.y)));
+        let n = if inside(m.source_x, m.source_y) { 5 } else { 6 };
+        assert_eq!(m.deliveries.len(), n);
+    }
+    // A region drawn by size on a mesh, with a path-based scheme.
+    let recs = go(&[
+        "network.topology=\"mesh:8x8\"",
+        "network.routing=\"hamiltonian\"",
+        "traffic.multicast=\"rectangle\"",
+        "traffic.region=[4, 2]",
+    ]);
+    assert!(recs.iter().all(|m| (7..=8).contains(&m.deliveries.len())));
+}
+
+#[test]
+fn multicast_model_misuse_is_refused_by_name() {
+    let e = refused(&["traffic.multicast=\"row\"", "traffic.destinations=5"]);
+    assert!(
+        e.contains("traffic.destinations") && e.contains("row"),
+        "{e}"
+    );
+    let e = refused(&["traffic.radius=3"]);
+    assert!(e.contains("traffic.radius") && e.contains("local"), "{e}");
+    let e = refused(&["traffic.multicast=\"rectangle\""]);
+    assert!(e.contains("traffic.region"), "{e}");
+    let e = refused(&["traffic.multicast=\"rectangle\"", "traffic.region=[9, 2]"]);
+    assert!(e.contains("traffic.region") && e.contains("w <= 8"), "{e}");
+    let e = refused(&["traffic.region=[2, 2]"]);
+    assert!(
+        e.contains("traffic.region") && e.contains("rectangle"),
+        "{e}"
+    );
+    let e = refused(&[
+        "traffic.multicast=\"rectangle\"",
+        "traffic.region_corners=[\"1,1\", \"1,1\"]",
+    ]);
+    assert!(e.contains("traffic.region_corners"), "{e}");
+    let e = refused(&[
+        "traffic.pattern=\"none\"",
+        "traffic.multicast=\"broadcast\"",
+    ]);
+    assert!(e.contains("traffic.multicast"), "{e}");
+}

@@ -10,6 +10,7 @@
 //! nothing but the scenario.
 
 pub mod message;
+pub mod multicast;
 pub mod ni;
 pub mod patterns;
 pub mod process;
@@ -583,6 +584,22 @@ impl Network {
             } else {
                 1
             };
+            if multicast && self.v.multicast.model != multicast::MulticastModel::Uniform {
+                // A shaped multicast (row, region, ...); none when the
+                // shape holds only the source.
+                let dests = self.v.multicast.draw(&self.v.topo, u, count, rng);
+                let length = if length_max > length {
+                    rng.gen_range(length..=length_max)
+                } else {
+                    length
+                };
+                if !dests.is_empty() {
+                    self.submit(u, dests, length, None)
+                        .expect("generated messages are valid");
+                }
+                self.schedule(u, now);
+                continue;
+            }
             // Candidates: every other node, or every other healthy node on a
             // faulty mesh (index i of the candidates, skipping the source).
             let pool = if self.healthy.is_empty() {
