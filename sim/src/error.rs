@@ -8,6 +8,57 @@
 
 use std::fmt;
 
+/// A scenario value spelled by name (`traffic.pattern = "poisson"`): the
+/// enum with `ALL` and `name`, `FromStr` refusing anything else with every
+/// allowed name, and `Display` printing the name back. One definition, so
+/// the spellings, the error text and the printed scenario cannot drift.
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $T:ident ($field:literal) {
+            $( $(#[$vmeta:meta])* $V:ident = $name:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $T {
+            $( $(#[$vmeta])* $V ),+
+        }
+
+        impl $T {
+            pub const ALL: &'static [$T] = &[$($T::$V),+];
+
+            /// Scenario spelling.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($T::$V => $name),+
+                }
+            }
+        }
+
+        impl std::str::FromStr for $T {
+            type Err = $crate::error::InputError;
+            fn from_str(s: &str) -> Result<$T, $crate::error::InputError> {
+                $T::ALL.iter().copied().find(|p| p.name() == s).ok_or_else(|| {
+                    $crate::error::InputError::new(
+                        $field,
+                        s,
+                        concat!("one of ", named_enum!(@list $($name),+)),
+                    )
+                })
+            }
+        }
+
+        impl std::fmt::Display for $T {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+    (@list $first:literal $(, $rest:literal)*) => {
+        concat!($first $(, ", ", $rest)*)
+    };
+}
+
 /// A rejected input: which field, what value, what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod crosscheck;
 pub mod dstm;
+#[macro_use]
 pub mod error;
 pub mod fabric;
 pub mod flit;

@@ -340,40 +340,13 @@ fn is_default_duty(v: &f64) -> bool {
     *v == DEFAULT_DUTY_CYCLE
 }
 
-/// `traffic.pattern`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pattern {
-    Poisson,
-    Scripted,
-    None,
-}
-
-impl Pattern {
-    pub const ALL: [Pattern; 3] = [Pattern::Poisson, Pattern::Scripted, Pattern::None];
-
-    /// Scenario spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            Pattern::Poisson => "poisson",
-            Pattern::Scripted => "scripted",
-            Pattern::None => "none",
-        }
-    }
-}
-
-impl std::str::FromStr for Pattern {
-    type Err = InputError;
-    fn from_str(s: &str) -> InputResult<Pattern> {
-        Pattern::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| InputError::new("pattern", s, "one of poisson, scripted, none"))
-    }
-}
-
-impl std::fmt::Display for Pattern {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+named_enum! {
+    /// `traffic.pattern`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Pattern("pattern") {
+        Poisson = "poisson",
+        Scripted = "scripted",
+        None = "none",
     }
 }
 

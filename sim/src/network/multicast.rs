@@ -21,69 +21,28 @@
 //! stream, and `uniform` exactly as before, so default traffic keeps its
 //! bits.
 
-use crate::error::{InputError, InputResult};
 use crate::topology::{NodeId, Topology};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-/// `traffic.multicast`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MulticastModel {
-    #[default]
-    Uniform,
-    Local,
-    Row,
-    Column,
-    Rectangle,
-    Broadcast,
+named_enum! {
+    /// `traffic.multicast`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum MulticastModel("multicast") {
+        #[default]
+        Uniform = "uniform",
+        Local = "local",
+        Row = "row",
+        Column = "column",
+        Rectangle = "rectangle",
+        Broadcast = "broadcast",
+    }
 }
 
 impl MulticastModel {
-    pub const ALL: [MulticastModel; 6] = [
-        MulticastModel::Uniform,
-        MulticastModel::Local,
-        MulticastModel::Row,
-        MulticastModel::Column,
-        MulticastModel::Rectangle,
-        MulticastModel::Broadcast,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            MulticastModel::Uniform => "uniform",
-            MulticastModel::Local => "local",
-            MulticastModel::Row => "row",
-            MulticastModel::Column => "column",
-            MulticastModel::Rectangle => "rectangle",
-            MulticastModel::Broadcast => "broadcast",
-        }
-    }
-
     /// Whether the model draws `traffic.destinations` nodes.
     pub fn counted(self) -> bool {
         matches!(self, MulticastModel::Uniform | MulticastModel::Local)
-    }
-}
-
-impl std::str::FromStr for MulticastModel {
-    type Err = InputError;
-    fn from_str(s: &str) -> InputResult<MulticastModel> {
-        MulticastModel::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                InputError::new(
-                    "multicast",
-                    s,
-                    "one of uniform, local, row, column, rectangle, broadcast",
-                )
-            })
-    }
-}
-
-impl std::fmt::Display for MulticastModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -34,70 +34,21 @@ use crate::topology::{NodeId, Topology};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-/// `traffic.unicast`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UnicastPattern {
-    /// Any other node, uniformly (the default; today's traffic).
-    #[default]
-    Uniform,
-    Transpose,
-    Bitcomp,
-    Bitrev,
-    Shuffle,
-    Tornado,
-    Neighbor,
-    Randperm,
-    Hotspot,
-}
-
-impl UnicastPattern {
-    pub const ALL: [UnicastPattern; 9] = [
-        UnicastPattern::Uniform,
-        UnicastPattern::Transpose,
-        UnicastPattern::Bitcomp,
-        UnicastPattern::Bitrev,
-        UnicastPattern::Shuffle,
-        UnicastPattern::Tornado,
-        UnicastPattern::Neighbor,
-        UnicastPattern::Randperm,
-        UnicastPattern::Hotspot,
-    ];
-
-    /// Scenario spelling (BookSim2's name).
-    pub fn name(self) -> &'static str {
-        match self {
-            UnicastPattern::Uniform => "uniform",
-            UnicastPattern::Transpose => "transpose",
-            UnicastPattern::Bitcomp => "bitcomp",
-            UnicastPattern::Bitrev => "bitrev",
-            UnicastPattern::Shuffle => "shuffle",
-            UnicastPattern::Tornado => "tornado",
-            UnicastPattern::Neighbor => "neighbor",
-            UnicastPattern::Randperm => "randperm",
-            UnicastPattern::Hotspot => "hotspot",
-        }
-    }
-}
-
-impl std::str::FromStr for UnicastPattern {
-    type Err = InputError;
-    fn from_str(s: &str) -> InputResult<UnicastPattern> {
-        UnicastPattern::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                InputError::new(
-                    "unicast",
-                    s,
-                    "one of uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, randperm, hotspot",
-                )
-            })
-    }
-}
-
-impl std::fmt::Display for UnicastPattern {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+named_enum! {
+    /// `traffic.unicast` (BookSim2's names).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum UnicastPattern("unicast") {
+        /// Any other node, uniformly (the default; the traffic of before).
+        #[default]
+        Uniform = "uniform",
+        Transpose = "transpose",
+        Bitcomp = "bitcomp",
+        Bitrev = "bitrev",
+        Shuffle = "shuffle",
+        Tornado = "tornado",
+        Neighbor = "neighbor",
+        Randperm = "randperm",
+        Hotspot = "hotspot",
     }
 }
 

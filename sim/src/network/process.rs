@@ -24,38 +24,13 @@ use crate::error::{InputError, InputResult};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-/// `traffic.process`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ProcessKind {
-    #[default]
-    Bernoulli,
-    OnOff,
-}
-
-impl ProcessKind {
-    pub const ALL: [ProcessKind; 2] = [ProcessKind::Bernoulli, ProcessKind::OnOff];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ProcessKind::Bernoulli => "bernoulli",
-            ProcessKind::OnOff => "onoff",
-        }
-    }
-}
-
-impl std::str::FromStr for ProcessKind {
-    type Err = InputError;
-    fn from_str(s: &str) -> InputResult<ProcessKind> {
-        ProcessKind::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| InputError::new("process", s, "bernoulli or onoff"))
-    }
-}
-
-impl std::fmt::Display for ProcessKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+named_enum! {
+    /// `traffic.process`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum ProcessKind("process") {
+        #[default]
+        Bernoulli = "bernoulli",
+        OnOff = "onoff",
     }
 }
 
