@@ -32,7 +32,8 @@ def test_set_never_fails_otherwise() -> None:
     # defaults, so they are named here.
     workload = ["traffic.unicast", "traffic.hotspots", "traffic.hotspot_weights", "traffic.process",
                 "traffic.burst_length", "traffic.duty_cycle", "traffic.batch", "traffic.multicast",
-                "traffic.radius", "traffic.region", "traffic.region_corners"]
+                "traffic.radius", "traffic.region", "traffic.region_corners", "traffic.window",
+                "traffic.reply_length"]
     keys = [f"{s}.{k}" for s, t in d.items() for k in t] + workload + [
         "traffic.nope", "nope.rate", "traffic", ".", "a.b.c"]
     refused = 0

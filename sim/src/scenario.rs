@@ -202,6 +202,15 @@ pub struct TrafficCfg {
     /// ... and the share of on cycles.
     #[serde(skip_serializing_if = "is_default_duty")]
     pub duty_cycle: f64,
+    /// If not 0: the closed loop's window, the most requests a node has
+    /// outstanding (`network::closed`).
+    #[serde(skip_serializing_if = "is_default")]
+    pub window: u32,
+    /// With `window`: the length of the reply a unicast request's
+    /// destination sends back (0: no replies; a request is done when
+    /// delivered).
+    #[serde(skip_serializing_if = "is_default")]
+    pub reply_length: u32,
     /// If not 0: every node generates this many messages, then stops; the
     /// run ends when all are delivered and reports the completion cycle.
     #[serde(skip_serializing_if = "is_default")]
@@ -297,6 +306,8 @@ impl Default for TrafficCfg {
             burst_length: DEFAULT_BURST_LENGTH,
             duty_cycle: DEFAULT_DUTY_CYCLE,
             batch: 0,
+            window: 0,
+            reply_length: 0,
             messages: Vec::new(),
             raw: Vec::new(),
         }
@@ -761,6 +772,7 @@ impl TrafficCfg {
                 self.process.to_string(),
             ),
             ("traffic.batch", self.batch != 0, self.batch.to_string()),
+            ("traffic.window", self.window != 0, self.window.to_string()),
         ];
         for (field, set, value) in changed {
             if set && !generated {
@@ -812,6 +824,30 @@ impl TrafficCfg {
                     hot.len()
                 ),
             ));
+        }
+        if self.window > 1_000_000 {
+            return Err(InputError::new(
+                "traffic.window",
+                self.window,
+                "0 (open loop) to 1000000 requests outstanding per node",
+            ));
+        }
+        if self.reply_length != 0 {
+            if self.window == 0 {
+                return Err(InputError::new(
+                    "traffic.reply_length",
+                    self.reply_length,
+                    "0 unless traffic.window > 0 (replies close the loop)",
+                ));
+            }
+            check_length(self.reply_length, "traffic.reply_length")?;
+            if fm.is_some_and(|fm| !fm.blocks.is_empty()) {
+                return Err(InputError::new(
+                    "traffic.reply_length",
+                    self.reply_length,
+                    "0 on a mesh with faulty nodes or links (a reply's path may be cut)",
+                ));
+            }
         }
         if self.batch > 0 && self.rate == 0.0 {
             return Err(InputError::new(

@@ -9,6 +9,7 @@
 //! from per-node ChaCha streams derived from the seed, so results depend on
 //! nothing but the scenario.
 
+pub mod closed;
 pub mod message;
 pub mod multicast;
 pub mod ni;
@@ -77,6 +78,8 @@ pub struct Network {
     batch_left: Vec<u64>,
     /// The cycle the last message of a batch was delivered.
     pub batch_completed: Option<u64>,
+    /// `traffic.window` > 0: the closed loop's windows and transactions.
+    pub closed: Option<closed::ClosedLoop>,
     script_next: usize,
     /// Generation of new messages stops at this cycle (start of drain).
     gen_until: u64,
@@ -191,6 +194,13 @@ impl Network {
             },
             batch_left: vec![scenario.traffic.batch; n as usize],
             batch_completed: None,
+            closed: (scenario.traffic.window > 0).then(|| {
+                closed::ClosedLoop::new(
+                    scenario.traffic.window,
+                    scenario.traffic.reply_length,
+                    n as usize,
+                )
+            }),
             script_next: 0,
             // Validated: the checked sums exist (bounded by 3e9 cycles).
             gen_until: scenario.run.window_end().unwrap_or(u64::MAX),
@@ -540,6 +550,162 @@ impl Network {
             && self.all_done()
     }
 
+    /// Draws and queues one generated message at `u` (destinations by the
+    /// unicast pattern or multicast model, length); its number, or `None`
+    /// when `u` sends nothing this time (a pattern's fixed point, a shape
+    /// holding only `u`, destinations all unreachable).
+    fn draw_message(&mut self, u: NodeId) -> Option<u32> {
+        // The scalars only: cloning the whole section copied its
+        // strings on every message.
+        let tr = &self.scenario.traffic;
+        let (fraction, length, length_max) = (tr.multicast_fraction, tr.length, tr.length_max);
+        let n = self.v.topo.nodes();
+        let rng = &mut self.rngs[u as usize];
+        let multicast = rng.gen_bool(fraction);
+        if !multicast && !matches!(self.v.unicast, patterns::UnicastDests::Uniform) {
+            // A patterned unicast; none from a node the pattern maps
+            // to itself.
+            let dest = self.v.unicast.pick(u, rng);
+            let length = if length_max > length {
+                rng.gen_range(length..=length_max)
+            } else {
+                length
+            };
+            return dest.map(|d| {
+                self.submit(u, vec![d], length, None)
+                    .expect("generated messages are valid")
+            });
+        }
+        let count = if multicast {
+            rng.gen_range(self.v.dest_range.0..=self.v.dest_range.1)
+        } else {
+            1
+        };
+        if multicast && self.v.multicast.model != multicast::MulticastModel::Uniform {
+            // A shaped multicast (row, region, ...); none when the
+            // shape holds only the source.
+            let dests = self.v.multicast.draw(&self.v.topo, u, count, rng);
+            let length = if length_max > length {
+                rng.gen_range(length..=length_max)
+            } else {
+                length
+            };
+            return (!dests.is_empty()).then(|| {
+                self.submit(u, dests, length, None)
+                    .expect("generated messages are valid")
+            });
+        }
+        // Candidates: every other node, or every other healthy node on a
+        // faulty mesh (index i of the candidates, skipping the source).
+        let pool = if self.healthy.is_empty() {
+            n
+        } else {
+            self.healthy.len() as u32
+        };
+        let count = count.min(pool - 1);
+        let pick = |i: u32| {
+            if self.healthy.is_empty() {
+                i
+            } else {
+                self.healthy[i as usize]
+            }
+        };
+        let me = if self.healthy.is_empty() {
+            u
+        } else {
+            self.healthy.binary_search(&u).expect("healthy source") as u32
+        };
+        let mut dests: Vec<NodeId> =
+            rand::seq::index::sample(rng, (pool - 1) as usize, count as usize)
+                .into_iter()
+                .map(|i| {
+                    pick(if i as u32 >= me {
+                        i as u32 + 1
+                    } else {
+                        i as u32
+                    })
+                })
+                .collect();
+        let length = if length_max > length {
+            rng.gen_range(length..=length_max)
+        } else {
+            length
+        };
+        if self.v.scheme.is_some_and(|k| k.fault_tolerant()) {
+            // [FTTREE] routes only destinations with a fault-free
+            // minimal path; the others are dropped and counted.
+            dests.sort_unstable();
+            let fm = self.v.ftmesh.as_ref().expect("mesh");
+            let topo = self.v.topo;
+            let before = dests.len();
+            dests.retain(|&d| crate::ftmesh::reachable(fm, topo.coord(u), topo.coord(d)));
+            self.unreachable_dests += (before - dests.len()) as u64;
+            if dests.is_empty() {
+                self.dropped_msgs += 1;
+            }
+        }
+        (!dests.is_empty()).then(|| {
+            self.submit(u, dests, length, None)
+                .expect("generated messages are valid")
+        })
+    }
+
+    /// A generated message at `u`, counted against its window when the
+    /// loop is closed.
+    fn request(&mut self, u: NodeId) {
+        let id = self.draw_message(u);
+        if let (Some(c), Some(id)) = (&mut self.closed, id) {
+            c.outstanding[u as usize] += 1;
+            c.tag.insert(id, closed::Tag::Request);
+        }
+    }
+
+    /// The loop's answer to the messages completed this cycle: a request
+    /// gets its reply, a reply (or a request that needs none) frees its
+    /// request's slot.
+    fn close_loop(&mut self) {
+        let c = self.closed.as_mut().expect("closed loop");
+        let done = std::mem::take(&mut c.completed);
+        for id in done {
+            let c = self.closed.as_mut().expect("closed loop");
+            let reply_length = c.reply_length;
+            match c.tag.remove(&id) {
+                // Scripted and raw messages are outside the loop.
+                None => {}
+                Some(closed::Tag::Request) => {
+                    let m = &self.msgs[id as usize];
+                    if reply_length > 0 && m.dests.len() == 1 {
+                        let (from, to) = (m.dests[0], m.source);
+                        let r = self
+                            .submit(from, vec![to], reply_length, None)
+                            .expect("a reply is a valid unicast");
+                        let c = self.closed.as_mut().expect("closed loop");
+                        c.tag.insert(r, closed::Tag::Reply(id));
+                    } else {
+                        self.transaction_done(id, id);
+                    }
+                }
+                Some(closed::Tag::Reply(req)) => self.transaction_done(req, id),
+            }
+        }
+    }
+
+    /// Request `req` is done with message `last` (itself or its reply):
+    /// its slot is free, and a held arrival at its source takes it.
+    fn transaction_done(&mut self, req: u32, last: u32) {
+        let m = &self.msgs[req as usize];
+        let (src, created) = (m.source, m.created);
+        let fin = self.msgs[last as usize].finished().expect("completed");
+        let open = self.cycle() < self.gen_until;
+        let c = self.closed.as_mut().expect("closed loop");
+        c.outstanding[src as usize] -= 1;
+        c.round_trips.push((created, fin - created));
+        if c.held[src as usize] > 0 && open {
+            c.held[src as usize] -= 1;
+            self.request(src);
+        }
+    }
+
     fn generate(&mut self) {
         let now = self.cycle();
         if self.raw_next < self.raw_order.len() {
@@ -553,105 +719,16 @@ impl Network {
                 break;
             }
             self.arrivals.pop();
-            // The scalars only: cloning the whole section copied its
-            // strings on every message.
-            let tr = &self.scenario.traffic;
-            let (fraction, length, length_max) = (tr.multicast_fraction, tr.length, tr.length_max);
-            let n = self.v.topo.nodes();
-            let rng = &mut self.rngs[u as usize];
-            let multicast = rng.gen_bool(fraction);
             if self.batch_left[u as usize] > 0 {
                 self.batch_left[u as usize] -= 1;
             }
-            if !multicast && !matches!(self.v.unicast, patterns::UnicastDests::Uniform) {
-                // A patterned unicast; none from a node the pattern maps
-                // to itself.
-                let dest = self.v.unicast.pick(u, rng);
-                let length = if length_max > length {
-                    rng.gen_range(length..=length_max)
-                } else {
-                    length
-                };
-                if let Some(d) = dest {
-                    self.submit(u, vec![d], length, None)
-                        .expect("generated messages are valid");
+            match &mut self.closed {
+                // A full window holds the arrival until a slot frees.
+                Some(c) if c.outstanding[u as usize] >= c.window => {
+                    c.held[u as usize] += 1;
+                    c.held_arrivals += 1;
                 }
-                self.schedule(u, now);
-                continue;
-            }
-            let count = if multicast {
-                rng.gen_range(self.v.dest_range.0..=self.v.dest_range.1)
-            } else {
-                1
-            };
-            if multicast && self.v.multicast.model != multicast::MulticastModel::Uniform {
-                // A shaped multicast (row, region, ...); none when the
-                // shape holds only the source.
-                let dests = self.v.multicast.draw(&self.v.topo, u, count, rng);
-                let length = if length_max > length {
-                    rng.gen_range(length..=length_max)
-                } else {
-                    length
-                };
-                if !dests.is_empty() {
-                    self.submit(u, dests, length, None)
-                        .expect("generated messages are valid");
-                }
-                self.schedule(u, now);
-                continue;
-            }
-            // Candidates: every other node, or every other healthy node on a
-            // faulty mesh (index i of the candidates, skipping the source).
-            let pool = if self.healthy.is_empty() {
-                n
-            } else {
-                self.healthy.len() as u32
-            };
-            let count = count.min(pool - 1);
-            let pick = |i: u32| {
-                if self.healthy.is_empty() {
-                    i
-                } else {
-                    self.healthy[i as usize]
-                }
-            };
-            let me = if self.healthy.is_empty() {
-                u
-            } else {
-                self.healthy.binary_search(&u).expect("healthy source") as u32
-            };
-            let mut dests: Vec<NodeId> =
-                rand::seq::index::sample(rng, (pool - 1) as usize, count as usize)
-                    .into_iter()
-                    .map(|i| {
-                        pick(if i as u32 >= me {
-                            i as u32 + 1
-                        } else {
-                            i as u32
-                        })
-                    })
-                    .collect();
-            let length = if length_max > length {
-                rng.gen_range(length..=length_max)
-            } else {
-                length
-            };
-            if self.v.scheme.is_some_and(|k| k.fault_tolerant()) {
-                // [FTTREE] routes only destinations with a fault-free
-                // minimal path; the others are dropped and counted.
-                dests.sort_unstable();
-                let fm = self.v.ftmesh.as_ref().expect("mesh");
-                let topo = self.v.topo;
-                let before = dests.len();
-                dests.retain(|&d| crate::ftmesh::reachable(fm, topo.coord(u), topo.coord(d)));
-                self.unreachable_dests += (before - dests.len()) as u64;
-                if dests.is_empty() {
-                    self.dropped_msgs += 1;
-                }
-            }
-            if !dests.is_empty() {
-                self.submit(u, dests, length, None)
-                    .expect("generated messages are valid");
+                _ => self.request(u),
             }
             self.schedule(u, now);
         }
@@ -677,6 +754,9 @@ impl Network {
         // Link handshakes; the NIs inject in `send`.
         self.fabric.evaluate();
         self.consume();
+        if self.closed.is_some() {
+            self.close_loop();
+        }
         self.send();
         if !self.fabric.drives.is_empty() {
             self.drive_links();
@@ -831,6 +911,9 @@ impl Network {
                     m.done_count += 1;
                     if m.complete() {
                         self.incomplete -= 1;
+                        if let Some(c) = &mut self.closed {
+                            c.completed.push(msg);
+                        }
                     }
                     SinkState::Expect
                 } else {
@@ -899,6 +982,9 @@ impl Network {
                     m.done_count += 1;
                     if m.complete() {
                         self.incomplete -= 1;
+                        if let Some(c) = &mut self.closed {
+                            c.completed.push(msg);
+                        }
                     }
                 }
                 Ok(_) => self.score.duplicates += 1,

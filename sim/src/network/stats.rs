@@ -133,6 +133,10 @@ pub struct Report {
     /// the run stopped first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batch_completion_cycle: Option<u64>,
+    /// `traffic.window` > 0: round trips and transactions of the closed
+    /// loop (`network::closed`); absent in open loop.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed_loop: Option<super::closed::ClosedLoopStats>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -303,6 +307,10 @@ impl Report {
             raw_worms_sent: net.raw_sent,
             raw_tails_consumed: net.raw_tails,
             batch_completion_cycle: net.batch_completed,
+            closed_loop: net.closed.as_ref().map(|c| {
+                let (w0, w1) = net.window();
+                c.stats(w0, w1.min(cycles), net.v.topo.nodes() as u64)
+            }),
         }
     }
 
