@@ -2,7 +2,7 @@
 //! generated multicast goes to.
 //!
 //! * **`uniform`** (the default): `destinations` nodes other than the
-//!   source, uniformly, as [DSTM] §6 and [BRCP] §4 draw them.
+//!   source, uniformly, as \[DSTM\] §6 and \[BRCP\] §4 draw them.
 //! * **`local`**: `destinations` nodes within `radius` hops of the source
 //!   (the network's own distance, wrap links included), uniformly: the
 //!   spatial locality of neighbourhood sharing and stencil halos.
