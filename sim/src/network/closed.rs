@@ -12,8 +12,6 @@
 //! report gives the round-trip latency (request created to done) and the
 //! transactions completed per node per cycle.
 
-use super::stats::LatencyStats;
-use serde::Serialize;
 use std::collections::HashMap;
 
 /// What a message is to the loop.
@@ -54,38 +52,4 @@ impl ClosedLoop {
             held_arrivals: 0,
         }
     }
-
-    /// The report's section for requests created in `[w0, w1)`.
-    pub fn stats(&self, w0: u64, w1: u64, nodes: u64) -> ClosedLoopStats {
-        let rtt: Vec<u64> = self
-            .round_trips
-            .iter()
-            .filter(|&&(c, _)| (w0..w1).contains(&c))
-            .map(|&(_, r)| r)
-            .collect();
-        let cycles = w1.saturating_sub(w0).max(1);
-        ClosedLoopStats {
-            window: self.window,
-            reply_length: self.reply_length,
-            transactions: rtt.len() as u64,
-            transactions_per_node_cycle: rtt.len() as f64 / (nodes * cycles) as f64,
-            round_trip: LatencyStats::of(rtt),
-            held_arrivals: self.held_arrivals,
-        }
-    }
-}
-
-/// `closed_loop` in the report.
-#[derive(Debug, Clone, Serialize)]
-pub struct ClosedLoopStats {
-    pub window: u32,
-    pub reply_length: u32,
-    /// Requests created in the measurement window and done.
-    pub transactions: u64,
-    pub transactions_per_node_cycle: f64,
-    /// Request created to done (its reply delivered, or its last
-    /// destination reached), cycles.
-    pub round_trip: LatencyStats,
-    /// Arrivals that found the window full and waited for a slot.
-    pub held_arrivals: u64,
 }

@@ -136,7 +136,7 @@ pub struct Report {
     /// `traffic.window` > 0: round trips and transactions of the closed
     /// loop (`network::closed`); absent in open loop.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub closed_loop: Option<super::closed::ClosedLoopStats>,
+    pub closed_loop: Option<ClosedLoopStats>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -309,7 +309,7 @@ impl Report {
             batch_completion_cycle: net.batch_completed,
             closed_loop: net.closed.as_ref().map(|c| {
                 let (w0, w1) = net.window();
-                c.stats(w0, w1.min(cycles), net.v.topo.nodes() as u64)
+                ClosedLoopStats::of(c, w0, w1.min(cycles), net.v.topo.nodes() as u64)
             }),
         }
     }
@@ -485,6 +485,42 @@ fn traffic_words(net: &Network) -> String {
                 t.rate,
                 t.multicast_fraction * 100.0
             )
+        }
+    }
+}
+
+/// `closed_loop` in the report (`network::closed`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ClosedLoopStats {
+    pub window: u32,
+    pub reply_length: u32,
+    /// Requests created in the measurement window and done.
+    pub transactions: u64,
+    pub transactions_per_node_cycle: f64,
+    /// Request created to done (its reply delivered, or its last
+    /// destination reached), cycles.
+    pub round_trip: LatencyStats,
+    /// Arrivals that found the window full and waited for a slot.
+    pub held_arrivals: u64,
+}
+
+impl ClosedLoopStats {
+    /// The loop's figures for requests created in `[w0, w1)`.
+    pub fn of(c: &super::closed::ClosedLoop, w0: u64, w1: u64, nodes: u64) -> ClosedLoopStats {
+        let rtt: Vec<u64> = c
+            .round_trips
+            .iter()
+            .filter(|&&(t, _)| (w0..w1).contains(&t))
+            .map(|&(_, r)| r)
+            .collect();
+        let cycles = w1.saturating_sub(w0).max(1);
+        ClosedLoopStats {
+            window: c.window,
+            reply_length: c.reply_length,
+            transactions: rtt.len() as u64,
+            transactions_per_node_cycle: rtt.len() as f64 / (nodes * cycles) as f64,
+            round_trip: LatencyStats::of(rtt),
+            held_arrivals: c.held_arrivals,
         }
     }
 }
