@@ -63,11 +63,7 @@ fn bad(msg: impl Into<String>) -> PyErr {
 /// the same error text (the key, the value, what is allowed, and the
 /// `--set` or file line that gave it).
 fn load(text: &str, sets: &[String], origin: &str) -> PyResult<Scenario> {
-    let sc = Scenario::from_toml(text, sets, origin).map_err(|e| bad(e.to_string()))?;
-    if let Err(e) = sc.validate() {
-        return Err(bad(cli::run::locate_error(e, text, origin, sets)));
-    }
-    Ok(sc)
+    cli::run::checked(text, sets, origin).map_err(bad)
 }
 
 /// What the caller asked to see while work runs: a terminal bar, a Python
@@ -222,6 +218,12 @@ fn run(
         let records = records.transpose().map_err(|e| bad(e.to_string()))?;
         Ok((json, records, interrupted))
     })
+}
+
+/// `--schemes` of the command line: a comma list of names.
+#[pyfunction]
+fn parse_schemes(s: String) -> PyResult<Vec<String>> {
+    guard(|| Ok(cli::sweep_out::parse_schemes(&s)))
 }
 
 /// `--loads` of the command line: `A..B/STEP` or a comma list.
@@ -384,6 +386,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(toml_document, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(parse_loads, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_schemes, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(command, m)?)?;

@@ -271,8 +271,7 @@ def sweep(scenario: Optional[Scenario] = None, loads: Union[str, Iterable[float]
         grid = _native.parse_loads(loads)
     else:
         grid = _native.parse_loads(",".join(repr(float(x)) for x in loads))
-    names = [s.strip() for s in schemes.split(",")] if isinstance(schemes, str) else list(schemes)
-    names = [s for s in names if s]
+    names = _native.parse_schemes(schemes) if isinstance(schemes, str) else list(schemes)
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
         raise ScenarioError(f"invalid threads = {threads!r}: at least 1 (None uses every core)")
     bar, cb = _progress(progress, "points")
@@ -297,10 +296,13 @@ def verify(scenario: Optional[Scenario] = None, *, cycles: int = 4,
     return Verdict(json.loads(text), rendered, free)
 
 
+def _is_node(v: Any) -> bool:
+    """A coordinate ``(x, y)``: two ints in a tuple or list."""
+    return isinstance(v, (tuple, list)) and len(v) == 2 and all(isinstance(c, int) for c in v)
+
+
 def _flag_value(v: Any) -> str:
-    if isinstance(v, (tuple, list)) and len(v) == 2 and all(isinstance(c, int) for c in v):
-        return f"{v[0]},{v[1]}"
-    return str(v)
+    return f"{v[0]},{v[1]}" if _is_node(v) else str(v)
 
 
 def _argv(command: str, options: Mapping[str, Any]) -> list[str]:
@@ -314,8 +316,7 @@ def _argv(command: str, options: Mapping[str, Any]) -> list[str]:
             continue
         if v is True:
             argv.append(flag)
-        elif isinstance(v, (list, tuple)) and not (
-                len(v) == 2 and all(isinstance(c, int) for c in v)):
+        elif isinstance(v, (list, tuple)) and not _is_node(v):
             for item in v:
                 argv += [flag, _flag_value(item)]
         else:

@@ -37,6 +37,9 @@ def run(
 ) -> tuple[str, Optional[str], bool]:
     """(report JSON, per-message records JSON, interrupted)."""
 
+def parse_schemes(s: str) -> list[str]:
+    """``--schemes`` of the command line: a comma list of names."""
+
 def parse_loads(s: str) -> list[float]:
     """``--loads`` of the command line: ``A..B/STEP`` or a comma list."""
 

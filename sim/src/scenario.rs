@@ -771,6 +771,11 @@ impl TrafficCfg {
                 self.process != ProcessKind::Bernoulli,
                 self.process.to_string(),
             ),
+            (
+                "traffic.multicast",
+                self.multicast != MulticastModel::Uniform,
+                self.multicast.to_string(),
+            ),
             ("traffic.batch", self.batch != 0, self.batch.to_string()),
             ("traffic.window", self.window != 0, self.window.to_string()),
         ];
@@ -783,7 +788,8 @@ impl TrafficCfg {
                 ));
             }
         }
-        if self.unicast != UnicastPattern::Uniform && fm.is_some_and(|fm| !fm.blocks.is_empty()) {
+        let faulty = fm.is_some_and(|fm| !fm.blocks.is_empty());
+        if self.unicast != UnicastPattern::Uniform && faulty {
             return Err(InputError::new(
                 "traffic.unicast",
                 self.unicast,
@@ -841,7 +847,7 @@ impl TrafficCfg {
                 ));
             }
             check_length(self.reply_length, "traffic.reply_length")?;
-            if fm.is_some_and(|fm| !fm.blocks.is_empty()) {
+            if faulty {
                 return Err(InputError::new(
                     "traffic.reply_length",
                     self.reply_length,
@@ -890,8 +896,8 @@ impl TrafficCfg {
     }
 
     /// The multicast destination model with its radius or region, checked
-    /// against `topo`; generated traffic on a fault-free network only, as
-    /// the unicast patterns.
+    /// against `topo`; on a fault-free network only, as the unicast
+    /// patterns.
     fn multicast_dests(
         &self,
         topo: &Topology,
@@ -899,14 +905,9 @@ impl TrafficCfg {
     ) -> InputResult<MulticastDests> {
         let model = self.multicast;
         let field = "traffic.multicast";
+        // Generated traffic only: checked with the other workload keys
+        // (`workload`, called first).
         let shaped = model != MulticastModel::Uniform;
-        if shaped && self.pattern != Pattern::Poisson {
-            return Err(InputError::new(
-                field,
-                model,
-                format!("uniform with pattern = \"{}\" (it shapes generated traffic, pattern = \"poisson\")", self.pattern),
-            ));
-        }
         if shaped && fm.is_some_and(|fm| !fm.blocks.is_empty()) {
             return Err(InputError::new(
                 field,

@@ -132,29 +132,24 @@ pub fn read_scenario(p: &std::path::Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| cannot(&format!("not UTF-8 text ({e})")))
 }
 
-pub fn load(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
+/// A scenario file (the built-in default without one) with `--set`
+/// overrides, parsed and validated ([`checked`]).
+pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
     let (text, origin) = match scenario {
         Some(p) => (read_scenario(p)?, p.display().to_string()),
         None => (String::new(), "built-in default scenario".to_string()),
     };
-    Scenario::from_toml(&text, sets, &origin).map_err(|e| e.to_string())
+    checked(&text, sets, &origin)
 }
 
-/// `load` plus validation; a bad value written in the file is reported
-/// with its line and column, one set by `--set` with the flag.
-pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
-    let sc = load(scenario, sets)?;
-    if let Err(e) = sc.validate() {
-        return Err(match scenario {
-            Some(p) => locate_error(
-                e,
-                &read_scenario(p).unwrap_or_default(),
-                &p.display().to_string(),
-                sets,
-            ),
-            None => locate_error(e, "", "", sets),
-        });
-    }
+/// Scenario text (from `origin`) with `--set` overrides, parsed and
+/// validated; a bad value written in the text is reported with its line
+/// and column, one set by `--set` with the flag. The command line and the
+/// Python package load scenarios through here.
+pub fn checked(text: &str, sets: &[String], origin: &str) -> Result<Scenario, String> {
+    let sc = Scenario::from_toml(text, sets, origin).map_err(|e| e.to_string())?;
+    sc.validate()
+        .map_err(|e| locate_error(e, text, origin, sets))?;
     Ok(sc)
 }
 
@@ -193,7 +188,6 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     }
     let sc = load_checked(&a.scenario, &a.sets)?;
     if a.dump_scenario {
-        sc.validate().map_err(|e| e.to_string())?;
         out!(
             "{}",
             toml::to_string(&sc).map_err(|e| format!("cannot print scenario: {e}"))?

@@ -542,12 +542,19 @@ impl Network {
         self.arrivals.push(Reverse((t, u)));
     }
 
-    /// Every node has generated its batch and every message is delivered.
+    /// Every node has generated its batch (validation ties a batch to
+    /// generated traffic) and every message is delivered.
     fn batch_complete(&self) -> bool {
-        self.scenario.traffic.batch > 0
-            && self.v.pattern == Pattern::Poisson
-            && self.arrivals.is_empty()
-            && self.all_done()
+        self.scenario.traffic.batch > 0 && self.arrivals.is_empty() && self.all_done()
+    }
+
+    /// Message `msg` has reached its last destination: one fewer in flight,
+    /// and the closed loop, if any, answers it this cycle.
+    fn message_completed(&mut self, msg: u32) {
+        self.incomplete -= 1;
+        if let Some(c) = &mut self.closed {
+            c.completed.push(msg);
+        }
     }
 
     /// Draws and queues one generated message at `u` (destinations by the
@@ -566,11 +573,7 @@ impl Network {
             // A patterned unicast; none from a node the pattern maps
             // to itself.
             let dest = self.v.unicast.pick(u, rng);
-            let length = if length_max > length {
-                rng.gen_range(length..=length_max)
-            } else {
-                length
-            };
+            let length = draw_length(rng, length, length_max);
             return dest.map(|d| {
                 self.submit(u, vec![d], length, None)
                     .expect("generated messages are valid")
@@ -585,11 +588,7 @@ impl Network {
             // A shaped multicast (row, region, ...); none when the
             // shape holds only the source.
             let dests = self.v.multicast.draw(&self.v.topo, u, count, rng);
-            let length = if length_max > length {
-                rng.gen_range(length..=length_max)
-            } else {
-                length
-            };
+            let length = draw_length(rng, length, length_max);
             return (!dests.is_empty()).then(|| {
                 self.submit(u, dests, length, None)
                     .expect("generated messages are valid")
@@ -626,11 +625,7 @@ impl Network {
                     })
                 })
                 .collect();
-        let length = if length_max > length {
-            rng.gen_range(length..=length_max)
-        } else {
-            length
-        };
+        let length = draw_length(rng, length, length_max);
         if self.v.scheme.is_some_and(|k| k.fault_tolerant()) {
             // [FTTREE] routes only destinations with a fault-free
             // minimal path; the others are dropped and counted.
@@ -910,10 +905,7 @@ impl Network {
                     m.delivered[di] = now + 1;
                     m.done_count += 1;
                     if m.complete() {
-                        self.incomplete -= 1;
-                        if let Some(c) = &mut self.closed {
-                            c.completed.push(msg);
-                        }
+                        self.message_completed(msg);
                     }
                     SinkState::Expect
                 } else {
@@ -981,10 +973,7 @@ impl Network {
                     m.delivered[di] = now + 1;
                     m.done_count += 1;
                     if m.complete() {
-                        self.incomplete -= 1;
-                        if let Some(c) = &mut self.closed {
-                            c.completed.push(msg);
-                        }
+                        self.message_completed(msg);
                     }
                 }
                 Ok(_) => self.score.duplicates += 1,
@@ -1206,5 +1195,15 @@ impl Network {
             && self.fabric.active().is_empty()
             && self.raw_next == self.raw_order.len()
             && self.fabric.drives.is_empty()
+    }
+}
+
+/// A generated message's data flits: `length`, or uniform from `length` to
+/// `length_max` when that is larger (\[BRCP\] §4).
+fn draw_length(rng: &mut ChaCha8Rng, length: u32, length_max: u32) -> u32 {
+    if length_max > length {
+        rng.gen_range(length..=length_max)
+    } else {
+        length
     }
 }
