@@ -1,7 +1,8 @@
 //! `--threads` on `run` and `sweep` changes wall time only: every output
 //! file of a 64×64 torus run loaded past saturation (hundreds of routers
 //! active a cycle, so the threaded phases really run) is byte for byte the
-//! one of the serial run, and a sweep's points are the same numbers.
+//! one of the serial run, and a sweep's points are the same numbers for
+//! any division of the cores.
 
 mod common;
 use common::wormcast;
@@ -94,11 +95,19 @@ fn sweep_points_are_the_same_for_any_core_count() {
     let mut points = Vec::new();
     for t in ["1", "2", "3"] {
         let json = d.join(format!("s{t}.json"));
+        // One core: serial runs; more: two threads a run as well.
+        let run_threads = if t == "1" {
+            "run.threads=1"
+        } else {
+            "run.threads=2"
+        };
         let mut args = vec![
             "sweep",
             "-q",
             "--threads",
             t,
+            "--set",
+            run_threads,
             "--loads",
             "0.00005,0.0002",
             "--json",

@@ -1,5 +1,5 @@
-//! Independent runs in parallel across threads (docs/architecture.md §4:
-//! parallelism goes across runs, never inside one). Each item is computed
+//! Independent runs in parallel across threads (a sweep's points, golden
+//! cases; one run's own threads are `fabric::stripes`). Each item is computed
 //! by exactly one thread and results come back in item order, so the
 //! output is the same for any thread count.
 

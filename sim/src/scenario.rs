@@ -236,9 +236,10 @@ pub struct RunCfg {
     /// The deadlock detector looks at an input blocked this long.
     pub deadlock_threshold: u64,
     /// Threads that step this run's routers (`fabric::stripes`); results
-    /// are bit-identical for every value. 0: chosen from the network's size
-    /// ([`RunCfg::threads_for`]).
-    #[serde(skip_serializing_if = "is_default")]
+    /// are bit-identical for every value. Default 1: on the 2-core machine
+    /// measured, two threads were not reliably faster (docs/performance.md,
+    /// "One run on several threads").
+    #[serde(skip_serializing_if = "is_one")]
     pub threads: usize,
 }
 
@@ -246,23 +247,11 @@ pub struct RunCfg {
 /// 256×256 fabric, and it bounds the threads a typo could start.
 pub const MAX_THREADS: usize = 256;
 
-/// Routers from which `run.threads = 0` steps a run on two threads or
-/// more (docs/performance.md, "One run on several threads").
-pub const THREADS_FROM_ROUTERS: u32 = 64 * 64;
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
 
 impl RunCfg {
-    /// The threads a run of `routers` routers uses: `run.threads`, or for
-    /// 0 every core (at most `cores`) on fabrics of
-    /// [`THREADS_FROM_ROUTERS`] routers or more and one below, where the
-    /// threads' fork and join cost more than they save.
-    pub fn threads_for(&self, routers: u32, cores: usize) -> usize {
-        match self.threads {
-            0 if routers >= THREADS_FROM_ROUTERS => cores.max(1),
-            0 => 1,
-            n => n,
-        }
-    }
-
     /// End of the measurement window (`warmup + cycles`), checked.
     pub fn window_end(&self) -> Option<u64> {
         self.warmup.checked_add(self.cycles)
@@ -346,7 +335,7 @@ impl Default for RunCfg {
             cycles: 20_000,
             drain_cycles: 100_000,
             deadlock_threshold: 2_000,
-            threads: 0,
+            threads: 1,
         }
     }
 }
@@ -1226,11 +1215,11 @@ impl RunCfg {
                 "16 to 1e9 cycles",
             ));
         }
-        if self.threads > MAX_THREADS {
+        if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(InputError::new(
                 "run.threads",
                 self.threads,
-                format!("0 (chosen from the network's size) to {MAX_THREADS}"),
+                format!("1 to {MAX_THREADS}"),
             ));
         }
         if self.total_cycles().is_none() {

@@ -80,9 +80,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub dump_scenario: bool,
     /// Step this run's routers on N threads (as `--set run.threads=N`;
-    /// default: every core from 64×64 routers on, else 1). Results are
-    /// bit-identical for every N (docs/performance.md, "One run on several
-    /// threads").
+    /// default 1). Results are bit-identical for every N; whether it is
+    /// faster depends on the fabric and the machine (docs/performance.md,
+    /// "One run on several threads").
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=wormcast_sim::scenario::MAX_THREADS as u64))]
     pub threads: Option<u64>,

@@ -24,6 +24,7 @@
 //! beside the router state. They are not hardware; they let the deadlock
 //! report and the statistics name the worm behind any flit.
 
+mod crew;
 pub mod deadlock;
 pub mod stripes;
 
@@ -204,7 +205,11 @@ impl Fabric {
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         self.stripes = match threads {
             0 | 1 => None,
-            n => Some(stripes::Stripes::new(n)?),
+            n => Some(stripes::Stripes::new(
+                n,
+                self.state.len(),
+                self.topo.k as usize,
+            )?),
         };
         Ok(())
     }

@@ -13,79 +13,114 @@
 //! - Phase 2 ([`Fabric::commit`]): a router steps from its own registers
 //!   and its recorded handshake only.
 //!
-//! The active list is cut into contiguous chunks by position, one chunk a
-//! thread. Concatenating the chunks' outputs in chunk order gives exactly
-//! the serial order of wake-ups, of next cycle's active set and of the
-//! activity callbacks, so everything downstream (the NIs, message numbers,
-//! the delivery log, the VCD) sees the same sequence for every thread
-//! count. No RNG is drawn in either phase.
+//! Each thread owns bands of whole rows for the whole run ([`owners`]), and
+//! steps the active routers of its bands. The results carry each router's
+//! position in the active list, and are merged by it: the
+//! wake-ups, next cycle's active set and the activity callbacks come out in
+//! exactly the serial order, so everything downstream (the NIs, message
+//! numbers, the delivery log, the VCD) sees the same sequence for every
+//! thread count. No RNG is drawn in either phase.
 //!
 //! Cycles with few active routers run serially: below
 //! [`Stripes::min_active`] the fork and join would cost more than the work
 //! (docs/performance.md, "One run on several threads").
 
+use super::crew::Crew;
 use super::{Beside, Fabric, LinkEnd, Shadow};
 use crate::config::{RouterConfig, RouterParams, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
 use crate::router::{self, Activity, Edge, PortMasks, RouterState};
+use std::sync::Mutex;
 
 /// Active routers below which a phase runs serially, unless set otherwise
 /// (measured: docs/performance.md, "One run on several threads").
-pub const DEFAULT_MIN_ACTIVE: usize = 256;
+pub const DEFAULT_MIN_ACTIVE: usize = 64;
 
 /// The worker threads of one run and each chunk's scratch lists.
 pub struct Stripes {
-    pool: rayon::ThreadPool,
-    threads: usize,
+    crew: Crew,
     /// A phase with fewer active routers runs serially.
     pub min_active: usize,
-    chunks: Vec<Chunk>,
+    /// One a thread; each locked only by its own part of a phase.
+    chunks: Vec<Mutex<Chunk>>,
+    /// Per router: the thread whose stripe it lies in.
+    owner: Vec<u8>,
 }
 
-/// What one chunk of the active list produced, kept in chunk order.
+/// What one thread's stripe produced in a phase, each entry with the
+/// position in the active list of the router it came from. Aligned to two
+/// cache lines: each thread pushes to its own lists' lengths all phase
+/// long, and neighbours sharing a line made every push a cache miss.
 #[derive(Default)]
+#[repr(align(128))]
 struct Chunk {
-    /// Phase 1: receiver inputs that took a flit, in the chunk's order.
-    arrivals: Vec<(u32, u8)>,
-    /// Phase 2: routers that stay active, in stepping order.
-    kept: Vec<u32>,
+    /// Phase 1: `(position, receiver, input)` of every flit that crossed.
+    arrivals: Vec<(u32, u32, u8)>,
     /// Phase 2: steps that raised an error or ended a truncated worm.
-    activity: Vec<(u32, Activity)>,
+    activity: Vec<(u32, u32, Activity)>,
 }
 
 impl Stripes {
-    /// `threads` ≥ 2 workers; `Err` if the operating system refuses them.
-    pub fn new(threads: usize) -> Result<Stripes, String> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("wormcast-stripe-{i}"))
-            .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    /// `threads` ≥ 2 workers for a fabric of `routers` routers numbered
+    /// row by row, `row` to a row; `Err` if the system refuses the threads.
+    pub fn new(threads: usize, routers: usize, row: usize) -> Result<Stripes, String> {
         Ok(Stripes {
-            pool,
-            threads,
+            crew: Crew::new(threads)?,
             min_active: DEFAULT_MIN_ACTIVE,
-            chunks: (0..threads).map(|_| Chunk::default()).collect(),
+            chunks: (0..threads).map(|_| Mutex::new(Chunk::default())).collect(),
+            owner: owners(threads, routers, row),
         })
     }
 
     pub fn threads(&self) -> usize {
-        self.threads
+        self.crew.parts()
     }
 
-    /// Runs `work(chunk index, active positions, chunk scratch)` for each
-    /// chunk of `0..len` on the pool; returns when all are done.
-    fn fork(&mut self, len: usize, work: impl Fn(std::ops::Range<usize>, &mut Chunk) + Sync) {
-        let n = self.threads;
-        let work = &work;
-        self.pool.scope(|s| {
-            for (t, chunk) in self.chunks.iter_mut().enumerate() {
-                let range = len * t / n..len * (t + 1) / n;
-                s.spawn(move |_| work(range, chunk));
+    /// Runs `work(position, router, scratch)` for every router of `active`
+    /// on the thread that owns it, in active-list order within a thread;
+    /// returns when all threads are done.
+    fn fork(&mut self, active: &[u32], work: impl Fn(u32, usize, &mut Chunk) + Sync) {
+        let chunks = &self.chunks;
+        let owner = &self.owner[..];
+        self.crew.run(&|t| {
+            let mut chunk = chunks[t].lock().expect("chunk lock");
+            chunk.arrivals.clear();
+            chunk.activity.clear();
+            for (k, &r) in active.iter().enumerate() {
+                if owner[r as usize] as usize == t {
+                    work(k as u32, r as usize, &mut chunk);
+                }
             }
         });
     }
+
+    /// The chunks' results, in chunk order (after a [`Stripes::fork`]).
+    fn results(&mut self) -> impl Iterator<Item = &mut Chunk> {
+        self.chunks
+            .iter_mut()
+            .map(|c| c.get_mut().expect("chunk lock"))
+    }
 }
+
+/// Each router's thread: bands of whole rows, dealt round the threads,
+/// [`BANDS_A_THREAD`] bands a thread where the rows allow. Contiguous rows
+/// keep a router's registers, and most of its neighbours', on one core:
+/// cutting the active list by position instead balanced the count exactly,
+/// but neighbouring routers on different cores then share cache lines of
+/// the small per-router arrays (masks, edges, marks), and the threads did
+/// twice the serial CPU work (measured). Several bands a thread even out
+/// traffic that is not uniform over the fabric: with one half of a DSTM-1
+/// 128×128 torus a thread, one thread did 60 % more router work than the
+/// other.
+fn owners(threads: usize, routers: usize, row: usize) -> Vec<u8> {
+    let row = row.max(1);
+    let rows = routers.div_ceil(row);
+    let band = (rows / (threads * BANDS_A_THREAD)).max(1) * row;
+    (0..routers).map(|r| ((r / band) % threads) as u8).collect()
+}
+
+/// Bands of rows a thread owns (see [`owners`]).
+const BANDS_A_THREAD: usize = 8;
 
 /// Raw views of the fabric's per-router arrays for the threads of one
 /// phase. Each access touches only places this file's module comment shows
@@ -141,26 +176,24 @@ pub(super) fn evaluate(f: &mut Fabric) -> bool {
     let depth = f.params.depth;
     let cycle = f.cycle;
     let active = &f.active[..];
-    st.fork(active.len(), |range, chunk| {
-        chunk.arrivals.clear();
-        for &u in &active[range] {
-            // SAFETY: `u` is in this chunk only (the active set has no
-            // repeats): its masks, output registers, shadow outputs, edge
-            // and counters are read or written by this thread alone. A
-            // receiver input `(w, j)` has `u` as its only upstream, so its
-            // FIFO, shadow slot and `last_move` are written here alone; its
-            // `ready` register is not written in phase 1.
-            unsafe { send(v, u as usize, depth, cycle, &mut chunk.arrivals) };
-        }
+    st.fork(active, |k, u, chunk| {
+        // SAFETY: `u` is stepped by its owner alone (the active set has no
+        // repeats): its masks, output registers, shadow outputs, edge and
+        // counters are read or written by this thread alone. A receiver
+        // input `(w, j)` has `u` as its only upstream, so its FIFO, shadow
+        // slot and `last_move` are written here alone; its `ready` register
+        // is not written in phase 1.
+        unsafe { send(v, k, u, depth, cycle, &mut chunk.arrivals) };
     });
     // The serial kernel wakes each receiver at its first arrival, in the
-    // order the active list sends: the chunks' arrivals in chunk order.
-    for t in 0..st.chunks.len() {
-        for k in 0..st.chunks[t].arrivals.len() {
-            let (w, j) = st.chunks[t].arrivals[k];
-            f.edge[w as usize].arrived |= 1 << j;
-            f.wake(w);
-        }
+    // order the active list sends: the threads' arrivals merged by the
+    // sender's position (each thread's list is in that order already).
+    let mut lists: Vec<&[(u32, u32, u8)]> = st.results().map(|c| &c.arrivals[..]).collect();
+    while let Some(t) = first_of(&lists, |a| a.0) {
+        let (_, w, j) = lists[t][0];
+        lists[t] = &lists[t][1..];
+        f.edge[w as usize].arrived |= 1 << j;
+        f.wake(w);
     }
     f.stripes = Some(st);
     true
@@ -169,7 +202,14 @@ pub(super) fn evaluate(f: &mut Fabric) -> bool {
 /// One sender's link handshakes (the body of the serial `evaluate` loop,
 /// with the receiver's wake-up left to the caller).
 #[inline(always)]
-unsafe fn send(v: Views, u: usize, depth: usize, cycle: u64, arrivals: &mut Vec<(u32, u8)>) {
+unsafe fn send(
+    v: Views,
+    k: u32,
+    u: usize,
+    depth: usize,
+    cycle: u64,
+    arrivals: &mut Vec<(u32, u32, u8)>,
+) {
     let valid = (*v.masks.add(u)).valid;
     let mut sent = valid & 0xF0;
     for o in router::bits(valid & 0xF) {
@@ -189,7 +229,7 @@ unsafe fn send(v: Views, u: usize, depth: usize, cycle: u64, arrivals: &mut Vec<
         }
         fifo.push(flit, depth);
         (*v.shadow.add(w)).fifo[j][slot] = msg;
-        arrivals.push((w as u32, j as u8));
+        arrivals.push((k, w as u32, j as u8));
         sent |= 1 << o;
     }
     (*v.edge.add(u)).sent = sent;
@@ -198,11 +238,25 @@ unsafe fn send(v: Views, u: usize, depth: usize, cycle: u64, arrivals: &mut Vec<
     }
 }
 
+/// The list whose first entry has the smallest key (a merge step); `None`
+/// when all are empty.
+fn first_of<T>(lists: &[&[T]], key: impl Fn(&T) -> u32) -> Option<usize> {
+    let mut best: Option<(u32, usize)> = None;
+    for (t, l) in lists.iter().enumerate() {
+        if let Some(x) = l.first() {
+            let k = key(x);
+            if best.is_none_or(|(b, _)| k < b) {
+                best = Some((k, t));
+            }
+        }
+    }
+    best.map(|(_, t)| t)
+}
+
 /// One router's clock edge (the body of the serial `commit` loop), its
 /// results kept in the chunk's lists.
 #[inline(always)]
-unsafe fn step(v: Views, ru: u32, params: &RouterParams, cycle: u64, chunk: &mut Chunk) {
-    let r = ru as usize;
+unsafe fn step(v: Views, k: u32, r: usize, params: &RouterParams, cycle: u64, chunk: &mut Chunk) {
     let edge = std::mem::take(&mut *v.edge.add(r));
     let act = router::step_edge(
         &*v.cfg.add(r),
@@ -217,12 +271,11 @@ unsafe fn step(v: Views, ru: u32, params: &RouterParams, cycle: u64, chunk: &mut
         },
     );
     if act.errors != 0 || act.truncated != 0 {
-        chunk.activity.push((ru, act));
+        chunk.activity.push((k, r as u32, act));
     }
-    let c = cycle + 1;
-    if (act.busy != 0 || act.out_valid != 0) && *v.mark.add(r) != c {
-        *v.mark.add(r) = c;
-        chunk.kept.push(ru);
+    // Marked for the next cycle: the serial merge keeps it there.
+    if act.busy != 0 || act.out_valid != 0 {
+        *v.mark.add(r) = cycle + 1;
     }
 }
 
@@ -240,23 +293,28 @@ pub(super) fn commit(f: &mut Fabric, on_activity: &mut dyn FnMut(u32, &Activity)
     let params: &RouterParams = &f.params;
     let cycle = f.cycle;
     let active = &f.active[..];
-    st.fork(active.len(), |range, chunk| {
-        chunk.kept.clear();
-        chunk.activity.clear();
-        for &r in &active[range] {
-            // SAFETY: router `r` appears once in the active set, so this
-            // thread alone touches its registers, masks, edge, shadows,
-            // `last_move` and `mark`; configurations are read-only.
-            unsafe { step(v, r, params, cycle, chunk) };
-        }
+    st.fork(active, |k, r, chunk| {
+        // SAFETY: router `r` appears once in the active set and is stepped
+        // by its owner alone, so this thread alone touches its registers,
+        // masks, edge, shadows, `last_move` and `mark`; configurations are
+        // read-only.
+        unsafe { step(v, k, r, params, cycle, chunk) };
     });
     f.router_steps += f.active.len() as u64;
-    f.active.clear();
-    for chunk in &st.chunks {
-        for (ru, act) in &chunk.activity {
-            on_activity(*ru, act);
-        }
-        f.active.extend_from_slice(&chunk.kept);
+    // Next cycle's active set in the serial order: the routers that stay
+    // busy, in the order they stepped.
+    let c = cycle + 1;
+    let mark = &f.mark;
+    f.next_active.clear();
+    f.next_active
+        .extend(f.active.iter().copied().filter(|&r| mark[r as usize] == c));
+    std::mem::swap(&mut f.active, &mut f.next_active);
+    f.next_active.clear();
+    let mut lists: Vec<&[(u32, u32, Activity)]> = st.results().map(|c| &c.activity[..]).collect();
+    while let Some(t) = first_of(&lists, |a| a.0) {
+        let (_, r, act) = &lists[t][0];
+        on_activity(*r, act);
+        lists[t] = &lists[t][1..];
     }
     f.cycle += 1;
     f.stripes = Some(st);
