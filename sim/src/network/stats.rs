@@ -137,6 +137,14 @@ pub struct Report {
     /// loop (`network::closed`); absent in open loop.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closed_loop: Option<ClosedLoopStats>,
+    /// `traffic.multicast = "invalidation"`: the write-miss transactions
+    /// (`network::coherence`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coherence: Option<super::coherence::CoherenceStats>,
+    /// `traffic.collective`: completion time against its lower bound
+    /// (`network::collective`); absent without a collective.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collective: Option<super::collective::CollectiveStats>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -311,6 +319,11 @@ impl Report {
                 let (w0, w1) = net.window();
                 ClosedLoopStats::of(c, w0, w1.min(cycles), net.v.topo.nodes() as u64)
             }),
+            coherence: net.coherence.as_ref().map(|c| {
+                super::coherence::CoherenceStats::of(c, w0, w1.min(cycles), active)
+            }),
+            collective: (net.collective.as_ref())
+                .map(|c| super::collective::CollectiveStats::of(c, &net.v.topo)),
         }
     }
 
@@ -420,6 +433,26 @@ impl Report {
                     name, l.count, l.mean, l.p50, l.p99, l.max
                 );
             }
+        }
+        if let Some(c) = &self.coherence {
+            let l = &c.latency;
+            let _ = writeln!(
+                s,
+                "  invalidations         {} transactions done ({} unfinished), {:.2} sharers mean; miss to last ack mean {:.1} p50 {} p99 {} max {} cycles",
+                c.transactions, c.unfinished, c.sharers_mean, l.mean, l.p50, l.p99, l.max
+            );
+        }
+        if let Some(c) = &self.collective {
+            let b = &c.lower_bound;
+            let done = match (c.completion_time, c.ratio) {
+                (Some(t), Some(r)) => format!("completed in {t} cycles, {r:.2}× the lower bound"),
+                _ => "not completed".to_string(),
+            };
+            let _ = writeln!(
+                s,
+                "  collective            {} from {} ({} messages of {} flits, start {}): {done} {} (latency {}, injection {}, consumption {}, cut {})",
+                c.kind, c.root, c.messages, c.length, c.start_cycle, b.cycles, b.latency, b.injection, b.consumption, b.cut
+            );
         }
         let _ = writeln!(
             s,
