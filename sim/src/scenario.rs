@@ -16,7 +16,7 @@ use crate::config::{RouterParams, RoutingKind};
 use crate::error::{InputError, InputResult};
 use crate::flit::FlitFormat;
 use crate::ftmesh::FaultyMesh;
-use crate::network::collective::CollectiveKind;
+use crate::network::collective::{CollectiveKind, DEFAULT_ROOT};
 use crate::network::multicast::{MulticastDests, MulticastModel, Region};
 use crate::network::patterns::{UnicastDests, UnicastPattern};
 use crate::network::process::{OnOff, ProcessKind};
@@ -354,9 +354,6 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 /// `traffic.radius` unless given.
 pub const DEFAULT_RADIUS: u32 = 2;
 
-/// `traffic.root` unless given.
-pub const DEFAULT_ROOT: &str = "0,0";
-
 fn is_default_root(v: &str) -> bool {
     v == DEFAULT_ROOT
 }
@@ -675,9 +672,16 @@ impl Scenario {
             .collect::<InputResult<Vec<_>>>()?;
         let (unicast, onoff) = t.workload(&topo, ftmesh.as_ref())?;
         let multicast = t.multicast_dests(&topo, ftmesh.as_ref())?;
-        let sharers = crate::network::coherence::validate(t, &topo)?;
+        let sharers =
+            crate::network::coherence::validate(t.multicast, &t.sharers, t.window, topo.nodes())?;
+        let keys = crate::network::collective::CollectiveKeys {
+            kind: t.collective,
+            root: &t.root,
+            length_max: t.length_max,
+            batch: t.batch,
+        };
         let collective =
-            crate::network::collective::validate(t, &topo, ftmesh.as_ref(), origin_only)?;
+            crate::network::collective::validate(keys, &topo, ftmesh.as_ref(), origin_only)?;
         self.run.check()?;
         self.timing.check()?;
         Ok(Validated {

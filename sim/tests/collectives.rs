@@ -5,7 +5,8 @@
 //! refused by name. The bound's hand-checked values on small networks
 //! are the unit tests of `network::collective`.
 
-use wormcast_sim::network::collective::{lower_bound, BoundParams, CollectiveKind};
+use wormcast_sim::network::collective::{lower_bound, CollectiveKind};
+use wormcast_sim::network::collective_run::bound_params;
 use wormcast_sim::network::Network;
 use wormcast_sim::scenario::Scenario;
 
@@ -38,7 +39,7 @@ fn the_bound_unicast_time_is_the_cycle_models() {
                     sc.timing.startup_cycles = startup;
                     sc.traffic.length = length;
                     let net0 = Network::new(&sc).unwrap();
-                    let p = BoundParams::of(&net0.v, &sc);
+                    let p = bound_params(&net0.v, &sc);
                     for d in [1, 4, 7, 29] {
                         let mut net = Network::new(&sc).unwrap();
                         let id = net.submit(0, vec![d], length, None).unwrap();
@@ -64,14 +65,20 @@ fn the_bound_unicast_time_is_the_cycle_models() {
 fn completion_is_never_below_the_bound() {
     let nets: [&[&str]; 7] = [
         &["network.topology=\"torus:4x4\""],
-        &["network.topology=\"torus:6x4\"", "network.construction=\"dstm2\""],
+        &[
+            "network.topology=\"torus:6x4\"",
+            "network.construction=\"dstm2\"",
+        ],
         &[
             "network.topology=\"torus:8x8\"",
             "network.routing=\"spam\"",
             "network.construction=\"bfs\"",
         ],
         &["network.topology=\"mesh:5x3\"", "network.routing=\"dor\""],
-        &["network.topology=\"mesh:6x6\"", "network.routing=\"hamiltonian\""],
+        &[
+            "network.topology=\"mesh:6x6\"",
+            "network.routing=\"hamiltonian\"",
+        ],
         &[
             "network.topology=\"mesh:6x6\"",
             "network.routing=\"negative_first\"",
@@ -79,11 +86,19 @@ fn completion_is_never_below_the_bound() {
         ],
         // (The thesis trees, e.g. `vh`, can deadlock under an all-gather's
         // replication: docs/results/multicast-workloads.md.)
-        &["network.topology=\"mesh:4x4\"", "network.routing=\"hamiltonian\"", "traffic.multicast_scheme=\"dual-path\""],
+        &[
+            "network.topology=\"mesh:4x4\"",
+            "network.routing=\"hamiltonian\"",
+            "traffic.multicast_scheme=\"dual-path\"",
+        ],
     ];
     let timings: [&[&str]; 3] = [
         &[],
-        &["timing.startup_cycles=0", "network.buffer_depth=1", "traffic.length=4"],
+        &[
+            "timing.startup_cycles=0",
+            "network.buffer_depth=1",
+            "traffic.length=4",
+        ],
         &[
             "timing.startup_serial=true",
             "network.injection_channels=2",
@@ -115,7 +130,11 @@ fn completion_is_never_below_the_bound() {
                 assert_eq!(r.stop_reason, "collective complete", "{sets:?}");
                 let c = r.collective.unwrap();
                 let col = n.collective.as_ref().unwrap();
-                let last = col.msgs.iter().map(|&m| n.msgs[m as usize].finished().unwrap()).max();
+                let last = col
+                    .msgs
+                    .iter()
+                    .map(|&m| n.msgs[m as usize].finished().unwrap())
+                    .max();
                 assert_eq!(c.completion_cycle, last);
                 assert_eq!(r.cycles, last.unwrap(), "{sets:?}: stops at the completion");
                 let t = c.completion_time.unwrap();
@@ -137,16 +156,27 @@ fn completion_is_never_below_the_bound() {
 /// counts and destinations are its definition.
 #[test]
 fn messages_follow_the_definition() {
-    for (kind, n_msgs, dests) in [("broadcast", 1, 15), ("scatter", 15, 1), ("allgather", 16, 15)] {
+    for (kind, n_msgs, dests) in [
+        ("broadcast", 1, 15),
+        ("scatter", 15, 1),
+        ("allgather", 16, 15),
+    ] {
         let k = format!("traffic.collective=\"{kind}\"");
-        let sc = scenario(&["network.topology=\"torus:4x4\"", "traffic.pattern=\"none\"", &k]);
+        let sc = scenario(&[
+            "network.topology=\"torus:4x4\"",
+            "traffic.pattern=\"none\"",
+            &k,
+        ]);
         let mut net = Network::new(&sc).unwrap();
         let r = net.run(&mut |_| true);
         let c = net.collective.as_ref().unwrap();
         assert_eq!(c.msgs.len(), n_msgs, "{kind}");
-        assert!(c.msgs.iter().all(|&m| net.msgs[m as usize].dests.len() == dests));
+        assert!(c
+            .msgs
+            .iter()
+            .all(|&m| net.msgs[m as usize].dests.len() == dests));
         assert!(c.msgs.iter().all(|&m| net.msgs[m as usize].created == 2000));
-        let want = lower_bound(c.kind, 0, &BoundParams::of(&net.v, &sc));
+        let want = lower_bound(c.kind, 0, &bound_params(&net.v, &sc));
         assert_eq!(r.collective.unwrap().lower_bound, want);
         assert_eq!(c.kind, kind.parse::<CollectiveKind>().unwrap());
     }
@@ -189,7 +219,8 @@ fn bad_collective_keys_are_refused_by_name() {
         "traffic.multicast_scheme=\"ft-s1\"",
     ]);
     assert_eq!(e.field, "traffic.collective");
-    let e = Scenario::from_toml("", &["traffic.collective=\"gather\"".to_string()], "t").unwrap_err();
+    let e =
+        Scenario::from_toml("", &["traffic.collective=\"gather\"".to_string()], "t").unwrap_err();
     assert_eq!(e.field, "traffic.collective");
     assert!(e.allowed.contains("broadcast, allgather, scatter"), "{e}");
 }

@@ -6,7 +6,7 @@
 //! against the sharers histogram, across schemes, per seed, and for bad
 //! keys.
 
-use wormcast_sim::network::collective::BoundParams;
+use wormcast_sim::network::collective_run::bound_params;
 use wormcast_sim::network::Network;
 use wormcast_sim::scenario::Scenario;
 
@@ -58,7 +58,7 @@ fn an_isolated_one_sharer_transaction_takes_three_unicast_times() {
         "run.cycles=20000",
     ]));
     assert!(r.scoreboard_clean() && !r.deadlock);
-    let p = BoundParams::of(&net.v, &net.scenario);
+    let p = bound_params(&net.v, &net.scenario);
     let c = net.coherence.as_ref().unwrap();
     let t = net.v.topo;
     let spans: Vec<(u64, u64)> = c
@@ -118,13 +118,19 @@ fn each_transaction_sends_miss_invalidation_and_acks() {
         let inv = net
             .msgs
             .iter()
-            .find(|m| m.source == x.home && m.dests == x.sharers && m.created + 1 == miss.finished().unwrap())
+            .find(|m| {
+                m.source == x.home
+                    && m.dests == x.sharers
+                    && m.created + 1 == miss.finished().unwrap()
+            })
             .expect("the invalidation");
         for (i, &s) in x.sharers.iter().enumerate() {
             let ack = net
                 .msgs
                 .iter()
-                .find(|m| m.source == s && m.dests == [x.requester] && m.created + 1 == inv.delivered[i])
+                .find(|m| {
+                    m.source == s && m.dests == [x.requester] && m.created + 1 == inv.delivered[i]
+                })
                 .expect("the sharer's ack, sent when its invalidation arrived");
             assert!(ack.finished().unwrap() <= done);
         }
@@ -169,7 +175,10 @@ fn invalidations_run_on_every_scheme_family() {
         &[],
         &["network.construction=\"dstm2\""],
         &["network.routing=\"spam\"", "network.construction=\"bfs\""],
-        &["network.topology=\"mesh:8x8\"", "network.routing=\"hamiltonian\""],
+        &[
+            "network.topology=\"mesh:8x8\"",
+            "network.routing=\"hamiltonian\"",
+        ],
         &[
             "network.topology=\"mesh:8x8\"",
             "network.routing=\"negative_first\"",
@@ -183,7 +192,12 @@ fn invalidations_run_on_every_scheme_family() {
         assert!(r.scoreboard_clean() && !r.deadlock, "{extra:?}");
         let s = r.coherence.unwrap();
         assert!(s.transactions > 20 && s.unfinished == 0, "{extra:?}: {s:?}");
-        assert!(net.coherence.unwrap().transactions.iter().all(|t| t.done.is_some()));
+        assert!(net
+            .coherence
+            .unwrap()
+            .transactions
+            .iter()
+            .all(|t| t.done.is_some()));
     }
 }
 
@@ -191,7 +205,11 @@ fn invalidations_run_on_every_scheme_family() {
 fn same_seed_same_transactions() {
     let key = |seed: &str| {
         let s = format!("traffic.seed={seed}");
-        let (net, r) = run(&inval(&["traffic.sharers=[[3, 1], [9, 1]]", "traffic.rate=0.001", &s]));
+        let (net, r) = run(&inval(&[
+            "traffic.sharers=[[3, 1], [9, 1]]",
+            "traffic.rate=0.001",
+            &s,
+        ]));
         let c = net.coherence.unwrap();
         let t: Vec<_> = c
             .transactions
@@ -216,12 +234,21 @@ fn bad_invalidation_keys_are_refused_by_name() {
     assert!(e.allowed.contains("≥ 0"), "{e}");
     let e = refused(&["traffic.sharers=[[2, 1]]"]);
     assert_eq!(e.field, "traffic.sharers");
-    assert!(e.allowed.contains("unless multicast = \"invalidation\""), "{e}");
+    assert!(
+        e.allowed.contains("unless multicast = \"invalidation\""),
+        "{e}"
+    );
     let e = refused(&inval(&["traffic.sharers=[[2, 1]]", "traffic.window=2"]));
     assert_eq!(e.field, "traffic.window");
-    let e = refused(&inval(&["traffic.sharers=[[2, 1]]", "traffic.destinations=3"]));
+    let e = refused(&inval(&[
+        "traffic.sharers=[[2, 1]]",
+        "traffic.destinations=3",
+    ]));
     assert_eq!(e.field, "traffic.destinations");
-    let e = refused(&inval(&["traffic.sharers=[[2, 1]]", "traffic.pattern=\"none\""]));
+    let e = refused(&inval(&[
+        "traffic.sharers=[[2, 1]]",
+        "traffic.pattern=\"none\"",
+    ]));
     assert_eq!(e.field, "traffic.multicast");
     let e = refused(&inval(&[
         "traffic.sharers=[[2, 1]]",

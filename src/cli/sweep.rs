@@ -283,7 +283,10 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             p.stop_reason
         );
     }
-    if points.iter().any(|p| p.transaction_latency_mean_cycles.is_some()) {
+    if points
+        .iter()
+        .any(|p| p.transaction_latency_mean_cycles.is_some())
+    {
         outln!();
         outln!("| scheme | load | transactions/node/cycle | transaction mean | p99 |");
         outln!("|---|---:|---:|---:|---:|");

@@ -124,7 +124,10 @@ impl Point {
             deadlock: r.deadlock,
             scoreboard_clean: r.scoreboard_clean(),
             wall_seconds: r.wall_seconds,
-            transactions_per_node_cycle: r.coherence.as_ref().map(|c| c.transactions_per_node_cycle),
+            transactions_per_node_cycle: r
+                .coherence
+                .as_ref()
+                .map(|c| c.transactions_per_node_cycle),
             transaction_latency_mean_cycles: r.coherence.as_ref().map(|c| c.latency.mean),
             transaction_latency_p99_cycles: r.coherence.as_ref().map(|c| c.latency.p99),
         }

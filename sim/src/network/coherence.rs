@@ -23,19 +23,17 @@
 //! trees, SPAM, path-based worms), with a length drawn like any generated
 //! message's. The draws use the random stream of the node that sends
 //! (requester, then home), so a run is deterministic per seed. The
-//! per-destination delivery hook ([`Network::delivered_to`]) is what lets
-//! a sharer answer the moment its own copy arrives, before the
-//! invalidation reaches the other sharers.
+//! per-destination delivery hook (`network::transactions`) is what lets a
+//! sharer answer the moment its own copy arrives, before the invalidation
+//! reaches the other sharers. This file holds the definitions the scenario
+//! checks use; the running part is `network::transactions`, the report's
+//! figures `network::stats::CoherenceStats`.
 
 use super::multicast::MulticastModel;
-use super::stats::LatencyStats;
-use super::Network;
 use crate::error::{InputError, InputResult};
-use crate::scenario::TrafficCfg;
-use crate::topology::{NodeId, Topology};
+use crate::topology::NodeId;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
 use std::collections::HashMap;
 
 /// `traffic.sharers` made concrete: `(k, weight)` pairs with their total.
@@ -131,34 +129,40 @@ impl SharerHistogram {
     }
 }
 
-/// The checks of `traffic.sharers` with the keys it depends on (the model
-/// itself is checked with the other workload keys): the histogram with
-/// `multicast = "invalidation"`, nothing otherwise; no closed loop (a
-/// transaction is not one request).
-pub fn validate(t: &TrafficCfg, topo: &Topology) -> InputResult<Option<SharerHistogram>> {
-    if t.multicast != MulticastModel::Invalidation {
-        if !t.sharers.is_empty() {
+/// The checks of `traffic.sharers` (`sharers`) with the keys it depends
+/// on, `traffic.multicast` (`model`) and `traffic.window` (`window`), on
+/// `nodes` nodes (the model itself is checked with the other workload
+/// keys): the histogram with `multicast = "invalidation"`, nothing
+/// otherwise; no closed loop (a transaction is not one request).
+pub fn validate(
+    model: MulticastModel,
+    sharers: &[(u32, f64)],
+    window: u32,
+    nodes: u32,
+) -> InputResult<Option<SharerHistogram>> {
+    if model != MulticastModel::Invalidation {
+        if !sharers.is_empty() {
             return Err(InputError::new(
                 "traffic.sharers",
-                format!("{:?}", t.sharers),
+                format!("{sharers:?}"),
                 "none unless multicast = \"invalidation\"",
             ));
         }
         return Ok(None);
     }
-    if t.window != 0 {
+    if window != 0 {
         return Err(InputError::new(
             "traffic.window",
-            t.window,
+            window,
             "0 with multicast = \"invalidation\" (a transaction is a miss, k invalidations and k acks, not one request)",
         ));
     }
-    SharerHistogram::new(&t.sharers, topo.nodes()).map(Some)
+    SharerHistogram::new(sharers, nodes).map(Some)
 }
 
 /// The role of a message in its transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
+pub(super) enum Role {
     Miss,
     Invalidation,
     Ack,
@@ -184,10 +188,10 @@ pub struct Coherence {
     pub sharers: SharerHistogram,
     pub transactions: Vec<Transaction>,
     /// Message number → (role, transaction).
-    roles: HashMap<u32, (Role, u32)>,
-    /// (message, node) deliveries of this cycle, answered after the NIs
-    /// have consumed (as the closed loop's replies).
-    pending: Vec<(u32, NodeId, u64)>,
+    pub(super) roles: HashMap<u32, (Role, u32)>,
+    /// (message, node, delivery stamp) of this cycle, answered after the
+    /// NIs have consumed (as the closed loop's replies).
+    pub(super) pending: Vec<(u32, NodeId, u64)>,
 }
 
 impl Coherence {
@@ -201,7 +205,7 @@ impl Coherence {
     }
 
     /// Draws the home and the sharers of a miss from `u` on `n` nodes.
-    fn draw(&self, n: u32, u: NodeId, rng: &mut ChaCha8Rng) -> (NodeId, Vec<NodeId>) {
+    pub(super) fn draw(&self, n: u32, u: NodeId, rng: &mut ChaCha8Rng) -> (NodeId, Vec<NodeId>) {
         let skip = |i: u32, x: NodeId| if i >= x { i + 1 } else { i };
         let home = skip(rng.gen_range(0..n - 1), u);
         let k = self.sharers.draw(rng);
@@ -212,149 +216,6 @@ impl Coherence {
             .collect();
         sharers.sort_unstable();
         (home, sharers)
-    }
-}
-
-impl Network {
-    /// A write miss generated at `u`: draws its home and sharers and
-    /// queues the miss; its message number.
-    pub(super) fn start_transaction(&mut self, u: NodeId) -> u32 {
-        let n = self.v.topo.nodes();
-        let tr = &self.scenario.traffic;
-        let (length, length_max) = (tr.length, tr.length_max);
-        let c = self.coherence.as_ref().expect("invalidation traffic");
-        let rng = &mut self.rngs[u as usize];
-        let (home, sharers) = c.draw(n, u, rng);
-        let length = super::draw_length(rng, length, length_max);
-        let k = sharers.len() as u32;
-        let miss = self
-            .submit(u, vec![home], length, None)
-            .expect("a miss is a valid unicast");
-        let c = self.coherence.as_mut().expect("invalidation traffic");
-        let t = c.transactions.len() as u32;
-        c.transactions.push(Transaction {
-            requester: u,
-            home,
-            sharers,
-            created: self.fabric.cycle,
-            acks_left: k,
-            done: None,
-        });
-        c.roles.insert(miss, (Role::Miss, t));
-        miss
-    }
-
-    /// The per-destination delivery hook: message `msg` reached `node`,
-    /// its TAIL delivered at `at`.
-    pub(super) fn delivered_to(&mut self, msg: u32, node: NodeId, at: u64) {
-        if let Some(c) = &mut self.coherence {
-            if c.roles.contains_key(&msg) {
-                c.pending.push((msg, node, at));
-            }
-        }
-    }
-
-    /// Answers this cycle's deliveries: a miss at its home sends the
-    /// invalidation, an invalidation at a sharer sends its ack, an ack
-    /// counts towards its transaction.
-    pub(super) fn advance_transactions(&mut self) {
-        let c = self.coherence.as_mut().expect("invalidation traffic");
-        if c.pending.is_empty() {
-            return;
-        }
-        let pending = std::mem::take(&mut c.pending);
-        let tr = &self.scenario.traffic;
-        let (length, length_max) = (tr.length, tr.length_max);
-        for &(msg, node, at) in &pending {
-            let c = self.coherence.as_mut().expect("invalidation traffic");
-            let (role, t) = c.roles[&msg];
-            match role {
-                Role::Miss => {
-                    c.roles.remove(&msg);
-                    let sharers = c.transactions[t as usize].sharers.clone();
-                    let length =
-                        super::draw_length(&mut self.rngs[node as usize], length, length_max);
-                    let inv = self
-                        .submit(node, sharers, length, None)
-                        .expect("an invalidation is a valid multicast");
-                    let c = self.coherence.as_mut().expect("invalidation traffic");
-                    c.roles.insert(inv, (Role::Invalidation, t));
-                }
-                Role::Invalidation => {
-                    let to = c.transactions[t as usize].requester;
-                    let length =
-                        super::draw_length(&mut self.rngs[node as usize], length, length_max);
-                    let ack = self
-                        .submit(node, vec![to], length, None)
-                        .expect("an ack is a valid unicast");
-                    let c = self.coherence.as_mut().expect("invalidation traffic");
-                    c.roles.insert(ack, (Role::Ack, t));
-                }
-                Role::Ack => {
-                    c.roles.remove(&msg);
-                    let x = &mut c.transactions[t as usize];
-                    x.acks_left -= 1;
-                    if x.acks_left == 0 {
-                        x.done = Some(at);
-                    }
-                }
-            }
-        }
-        // An invalidation leaves the table once every sharer has it.
-        let c = self.coherence.as_mut().expect("invalidation traffic");
-        for &(msg, _, _) in &pending {
-            if self.msgs[msg as usize].complete() {
-                c.roles.remove(&msg);
-            }
-        }
-    }
-}
-
-/// `coherence` in the report.
-#[derive(Debug, Clone, Serialize)]
-pub struct CoherenceStats {
-    /// Transactions created in the measurement window and completed (all
-    /// acks at the requester).
-    pub transactions: u64,
-    /// Transactions created in the window but not completed when the run
-    /// stopped.
-    pub unfinished: u64,
-    pub transactions_per_node_cycle: f64,
-    /// Mean sharers of the counted transactions, and what the histogram
-    /// gives.
-    pub sharers_mean: f64,
-    pub sharers_expected: f64,
-    /// Miss created to last ack delivered, cycles.
-    pub latency: LatencyStats,
-}
-
-impl CoherenceStats {
-    /// The figures of transactions created in `[w0, w1)` on `nodes` nodes.
-    pub fn of(c: &Coherence, w0: u64, w1: u64, nodes: u64) -> CoherenceStats {
-        let inside: Vec<&Transaction> = c
-            .transactions
-            .iter()
-            .filter(|t| (w0..w1).contains(&t.created))
-            .collect();
-        let done: Vec<&&Transaction> = inside.iter().filter(|t| t.done.is_some()).collect();
-        let lat = done
-            .iter()
-            .map(|t| t.done.expect("done") - t.created)
-            .collect();
-        let k: u64 = done.iter().map(|t| t.sharers.len() as u64).sum();
-        CoherenceStats {
-            transactions: done.len() as u64,
-            unfinished: (inside.len() - done.len()) as u64,
-            transactions_per_node_cycle: done.len() as f64
-                / (nodes * w1.saturating_sub(w0).max(1)) as f64,
-            sharers_mean: if done.is_empty() {
-                0.0
-            } else {
-                k as f64 / done.len() as f64
-            },
-            sharers_expected: c.sharers.mean(),
-            latency: LatencyStats::of(lat),
-        }
     }
 }
 

@@ -14,14 +14,17 @@
 //! completion time (start to the last TAIL delivered), a lower bound
 //! derived from the network and the router contract ([`LowerBound`];
 //! derivation in docs/decisions.md, "Collective lower bounds"), and their
-//! ratio.
+//! ratio. This file holds the definitions and the bound; running a
+//! collective is `network::collective_run`, the report's figures
+//! `network::stats::CollectiveStats`.
 
-use super::Network;
 use crate::error::{InputError, InputResult};
 use crate::ftmesh::FaultyMesh;
-use crate::scenario::{Scenario, TrafficCfg, Validated, DEFAULT_ROOT};
 use crate::topology::{Dir, NodeId, Topology};
 use serde::Serialize;
+
+/// `traffic.root` unless given.
+pub const DEFAULT_ROOT: &str = "0,0";
 
 named_enum! {
     /// `traffic.collective`.
@@ -35,28 +38,39 @@ named_enum! {
     }
 }
 
+/// The traffic keys a collective is checked with.
+#[derive(Debug, Clone, Copy)]
+pub struct CollectiveKeys<'a> {
+    pub kind: CollectiveKind,
+    pub root: &'a str,
+    pub length_max: u32,
+    pub batch: u64,
+}
+
 /// The checks of `traffic.collective` and `traffic.root` with the keys
 /// they depend on; the collective and its root, `None` without one.
 /// `origin_only` names a mesh scheme whose multicasts start at 0,0.
 pub fn validate(
-    t: &TrafficCfg,
+    t: CollectiveKeys,
     topo: &Topology,
     fm: Option<&FaultyMesh>,
     origin_only: Option<&str>,
 ) -> InputResult<Option<(CollectiveKind, NodeId)>> {
-    let kind = t.collective;
+    let kind = t.kind;
     let rooted = matches!(kind, CollectiveKind::Broadcast | CollectiveKind::Scatter);
     if !rooted && t.root != DEFAULT_ROOT {
         return Err(InputError::new(
             "traffic.root",
-            &t.root,
-            format!("its default ({DEFAULT_ROOT}) unless collective = \"broadcast\" or \"scatter\""),
+            t.root,
+            format!(
+                "its default ({DEFAULT_ROOT}) unless collective = \"broadcast\" or \"scatter\""
+            ),
         ));
     }
     if kind == CollectiveKind::Off {
         return Ok(None);
     }
-    let root = topo.parse_node(&t.root, "traffic.root")?;
+    let root = topo.parse_node(t.root, "traffic.root")?;
     if fm.is_some_and(|fm| !fm.blocks.is_empty()) {
         return Err(InputError::new(
             "traffic.collective",
@@ -83,7 +97,9 @@ pub fn validate(
             return Err(InputError::new(
                 "traffic.collective",
                 kind,
-                format!("scatter, or broadcast from 0,0, with {name}, whose multicasts start at 0,0"),
+                format!(
+                    "scatter, or broadcast from 0,0, with {name}, whose multicasts start at 0,0"
+                ),
             ));
         }
     }
@@ -109,20 +125,6 @@ pub struct BoundParams {
 }
 
 impl BoundParams {
-    /// The figures of a validated scenario.
-    pub fn of(v: &Validated, s: &Scenario) -> BoundParams {
-        BoundParams {
-            topo: v.topo,
-            startup: s.timing.startup_cycles,
-            serial: s.timing.startup_serial,
-            setup: v.params.setup_cycles as u64,
-            depth: v.params.depth,
-            injection: v.params.injection,
-            consumption: v.params.consumption,
-            length: s.traffic.length as u64,
-        }
-    }
-
     /// Cycles per data flit on a free path: 1, or 2 with one-flit
     /// buffers (docs/architecture.md §3).
     fn flit_interval(&self) -> u64 {
@@ -300,82 +302,6 @@ impl Collective {
     }
 }
 
-impl Network {
-    /// Creates the collective's messages when its start cycle comes.
-    pub(super) fn start_collective(&mut self) {
-        let topo = self.v.topo;
-        let c = self.collective.as_ref().expect("a collective");
-        if c.started || self.fabric.cycle < c.start {
-            return;
-        }
-        let length = c.length;
-        let msgs = c.messages(&topo);
-        let ids: Vec<u32> = msgs
-            .into_iter()
-            .map(|(s, d)| {
-                self.submit(s, d, length, None)
-                    .expect("validated collective messages")
-            })
-            .collect();
-        let c = self.collective.as_mut().expect("a collective");
-        c.started = true;
-        c.remaining = ids.len() as u32;
-        c.msgs = ids;
-    }
-
-    /// The completion hook: `msg` reached its last destination.
-    pub(super) fn collective_message_done(&mut self, msg: u32) {
-        let Some(c) = &mut self.collective else {
-            return;
-        };
-        if c.msgs.binary_search(&msg).is_ok() {
-            c.remaining -= 1;
-            if c.remaining == 0 {
-                c.completed = self.msgs[msg as usize].finished();
-            }
-        }
-    }
-}
-
-/// `collective` in the report.
-#[derive(Debug, Clone, Serialize)]
-pub struct CollectiveStats {
-    pub kind: String,
-    /// `X,Y`.
-    pub root: String,
-    pub length: u32,
-    pub messages: u64,
-    pub start_cycle: u64,
-    /// Cycle the last TAIL was delivered; absent if the run stopped first.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub completion_cycle: Option<u64>,
-    /// `completion_cycle − start_cycle`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub completion_time: Option<u64>,
-    pub lower_bound: LowerBound,
-    /// `completion_time / lower_bound.cycles` (≥ 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ratio: Option<f64>,
-}
-
-impl CollectiveStats {
-    pub fn of(c: &Collective, t: &Topology) -> CollectiveStats {
-        let (x, y) = t.coord(c.root);
-        let time = c.completed.map(|f| f - c.start);
-        CollectiveStats {
-            kind: c.kind.to_string(),
-            root: format!("{x},{y}"),
-            length: c.length,
-            messages: c.msgs.len() as u64,
-            start_cycle: c.start,
-            completion_cycle: c.completed,
-            completion_time: time,
-            lower_bound: c.bound,
-            ratio: time.map(|t| t as f64 / c.bound.cycles.max(1) as f64),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,7 +347,10 @@ mod tests {
         assert_eq!(s.cycles, 411);
         // Two channels: position 7 for the last two, 7·27 + 33.
         let p2 = BoundParams { injection: 2, ..p };
-        assert_eq!(lower_bound(CollectiveKind::Scatter, 0, &p2).cycles, 7 * 27 + 33);
+        assert_eq!(
+            lower_bound(CollectiveKind::Scatter, 0, &p2).cycles,
+            7 * 27 + 33
+        );
     }
 
     /// A 4×3 mesh: the corner's eccentricity is 5, the centre-ish node

@@ -12,6 +12,7 @@
 pub mod closed;
 pub mod coherence;
 pub mod collective;
+pub mod collective_run;
 pub mod message;
 pub mod multicast;
 pub mod ni;
@@ -20,6 +21,7 @@ pub mod process;
 pub mod raw;
 pub mod records;
 pub mod stats;
+pub mod transactions;
 pub mod twin;
 
 use crate::config::{RouterConfig, RoutingKind};
@@ -179,7 +181,12 @@ impl Network {
         let v_onoff = v.onoff;
         let v_sharers = v.sharers.clone();
         let v_collective = v.collective.map(|(kind, root)| {
-            collective::Collective::new(kind, root, scenario.run.warmup, &collective::BoundParams::of(&v, scenario))
+            collective::Collective::new(
+                kind,
+                root,
+                scenario.run.warmup,
+                &collective_run::bound_params(&v, scenario),
+            )
         });
         let rngs = (0..n)
             .map(|u| {
@@ -1199,7 +1206,11 @@ impl Network {
                 self.stop_reason = "deadlock".into();
                 break;
             }
-            if self.collective.as_ref().is_some_and(|c| c.completed.is_some()) {
+            if self
+                .collective
+                .as_ref()
+                .is_some_and(|c| c.completed.is_some())
+            {
                 self.stop_reason = "collective complete".into();
                 break;
             }
