@@ -508,6 +508,17 @@ fn traffic_words(net: &Network) -> String {
     match net.v.pattern {
         Pattern::None => "none".to_string(),
         Pattern::Scripted => format!("scripted, {} messages", net.v.scripted.len()),
+        Pattern::Poisson if net.v.sharers.is_some() => {
+            let h = net.v.sharers.as_ref().expect("checked");
+            let ks: Vec<String> = h.bins.iter().map(|(k, _)| k.to_string()).collect();
+            format!(
+                "poisson, rate {} msgs/node/cycle, {:.0} % write misses invalidating k = {} sharers (mean {:.1}), {length} per message",
+                t.rate,
+                t.multicast_fraction * 100.0,
+                ks.join("/"),
+                h.mean()
+            )
+        }
         Pattern::Poisson => {
             let (a, b) = net.v.dest_range;
             let dests = if a == b {
