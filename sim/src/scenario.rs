@@ -16,6 +16,7 @@ use crate::config::{RouterParams, RoutingKind};
 use crate::error::{InputError, InputResult};
 use crate::flit::FlitFormat;
 use crate::ftmesh::FaultyMesh;
+use crate::network::collective::{CollectiveKind, DEFAULT_ROOT};
 use crate::network::multicast::{MulticastDests, MulticastModel, Region};
 use crate::network::patterns::{UnicastDests, UnicastPattern};
 use crate::network::process::{OnOff, ProcessKind};
@@ -192,6 +193,17 @@ pub struct TrafficCfg {
     /// ... or two corners `["X,Y", "X,Y"]`, fixed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub region_corners: Vec<String>,
+    /// `multicast = "invalidation"`: the sharer-count histogram, `[k,
+    /// weight]` pairs (`network::coherence`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sharers: Vec<(u32, f64)>,
+    /// A collective started at `run.warmup` (`network::collective`):
+    /// `none` (default), `broadcast`, `allgather`, `scatter`.
+    #[serde(with = "crate::error::text", skip_serializing_if = "is_default")]
+    pub collective: CollectiveKind,
+    /// The root `X,Y` of a `broadcast` or `scatter` collective.
+    #[serde(skip_serializing_if = "is_default_root")]
+    pub root: String,
     /// The arrival process of generated messages (`network::process`):
     /// `bernoulli` (default) or `onoff`.
     #[serde(with = "crate::error::text", skip_serializing_if = "is_default")]
@@ -314,6 +326,9 @@ impl Default for TrafficCfg {
             radius: DEFAULT_RADIUS,
             region: Vec::new(),
             region_corners: Vec::new(),
+            sharers: Vec::new(),
+            collective: CollectiveKind::Off,
+            root: DEFAULT_ROOT.to_string(),
             hotspots: Vec::new(),
             hotspot_weights: Vec::new(),
             process: ProcessKind::Bernoulli,
@@ -353,6 +368,10 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 
 /// `traffic.radius` unless given.
 pub const DEFAULT_RADIUS: u32 = 2;
+
+fn is_default_root(v: &str) -> bool {
+    v == DEFAULT_ROOT
+}
 
 fn is_default_radius(v: &u32) -> bool {
     *v == DEFAULT_RADIUS
@@ -466,6 +485,10 @@ pub struct Validated {
     pub onoff: Option<OnOff>,
     /// Generated multicasts' destination model.
     pub multicast: MulticastDests,
+    /// `multicast = "invalidation"`: the sharer-count histogram.
+    pub sharers: Option<crate::network::coherence::SharerHistogram>,
+    /// `traffic.collective` and its root.
+    pub collective: Option<(CollectiveKind, NodeId)>,
 }
 
 impl Validated {
@@ -664,6 +687,16 @@ impl Scenario {
             .collect::<InputResult<Vec<_>>>()?;
         let (unicast, onoff) = t.workload(&topo, ftmesh.as_ref())?;
         let multicast = t.multicast_dests(&topo, ftmesh.as_ref())?;
+        let sharers =
+            crate::network::coherence::validate(t.multicast, &t.sharers, t.window, topo.nodes())?;
+        let keys = crate::network::collective::CollectiveKeys {
+            kind: t.collective,
+            root: &t.root,
+            length_max: t.length_max,
+            batch: t.batch,
+        };
+        let collective =
+            crate::network::collective::validate(keys, &topo, ftmesh.as_ref(), origin_only)?;
         self.run.check()?;
         self.timing.check()?;
         Ok(Validated {
@@ -683,6 +716,8 @@ impl Scenario {
             unicast,
             onoff,
             multicast,
+            sharers,
+            collective,
         })
     }
 }
@@ -934,7 +969,7 @@ impl TrafficCfg {
             return Err(InputError::new(
                 "traffic.destinations",
                 &self.destinations,
-                format!("its default with multicast = \"{model}\", whose destinations are a shape, not a count (uniform and local draw a count)"),
+                format!("its default with multicast = \"{model}\", whose destinations are a shape or a sharers histogram, not a count (uniform and local draw a count)"),
             ));
         }
         if model != MulticastModel::Local && self.radius != DEFAULT_RADIUS {

@@ -65,6 +65,10 @@ const KEYS: &[&str] = &[
     "seed",
     "messages",
     "raw",
+    "multicast",
+    "sharers",
+    "collective",
+    "root",
     "warmup",
     "cycles",
     "drain_cycles",
@@ -133,9 +137,9 @@ fn section_keys(sec: usize) -> &'static [&'static str] {
     match sec {
         0 => &KEYS[..13],
         1 => &KEYS[13..15],
-        2 => &KEYS[15..25],
-        3 => &KEYS[25..29],
-        _ => &KEYS[29..],
+        2 => &KEYS[15..29],
+        3 => &KEYS[29..33],
+        _ => &KEYS[33..],
     }
 }
 
@@ -224,6 +228,18 @@ fn typed_value(key: &'static str) -> BoxedStrategy<String> {
             "bogus",
         ]),
         "seed" => int(1 << 40),
+        "multicast" => s(&["uniform", "invalidation", "row", "broadcast", "bogus"]),
+        "sharers" => prop_oneof![
+            prop::collection::vec((0u32..70, -1.0f64..2.0), 0..4).prop_map(|v| {
+                let bins: Vec<String> = v.iter().map(|(k, w)| format!("[{k}, {w:?}]")).collect();
+                format!("[{}]", bins.join(", "))
+            }),
+            Just("[[2, 0.5], [8, 0.3], [64, 0.2]]".to_string()),
+            Just("[2, 1]".to_string()),
+        ]
+        .boxed(),
+        "collective" => s(&["none", "broadcast", "allgather", "scatter", "gather"]),
+        "root" => s(&["0,0", "1,1", "3,2", "9,9", "x"]),
         "warmup" | "cycles" | "drain_cycles" | "deadlock_threshold" => int(3000),
         _ => value().boxed(),
     };

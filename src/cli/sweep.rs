@@ -301,6 +301,24 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
             p.stop_reason
         );
     }
+    if points
+        .iter()
+        .any(|p| p.transaction_latency_mean_cycles.is_some())
+    {
+        outln!();
+        outln!("| scheme | load | transactions/node/cycle | transaction mean | p99 |");
+        outln!("|---|---:|---:|---:|---:|");
+        for p in &points {
+            outln!(
+                "| {} | {} | {:.5} | {:.1} | {} |",
+                p.scheme,
+                p.load,
+                p.transactions_per_node_cycle.unwrap_or(0.0),
+                p.transaction_latency_mean_cycles.unwrap_or(0.0),
+                p.transaction_latency_p99_cycles.unwrap_or(0)
+            );
+        }
+    }
     if !errors.is_empty() {
         return Err(errors.join("\nerror: "));
     }

@@ -91,6 +91,15 @@ pub struct Point {
     pub deadlock: bool,
     pub scoreboard_clean: bool,
     pub wall_seconds: f64,
+    /// `traffic.multicast = "invalidation"`: write-miss transactions done
+    /// per node per cycle and their latency, miss to last ack (report
+    /// `coherence`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transactions_per_node_cycle: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction_latency_mean_cycles: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction_latency_p99_cycles: Option<u64>,
 }
 
 impl Point {
@@ -115,6 +124,12 @@ impl Point {
             deadlock: r.deadlock,
             scoreboard_clean: r.scoreboard_clean(),
             wall_seconds: r.wall_seconds,
+            transactions_per_node_cycle: r
+                .coherence
+                .as_ref()
+                .map(|c| c.transactions_per_node_cycle),
+            transaction_latency_mean_cycles: r.coherence.as_ref().map(|c| c.latency.mean),
+            transaction_latency_p99_cycles: r.coherence.as_ref().map(|c| c.latency.p99),
         }
     }
 }

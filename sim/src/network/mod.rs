@@ -10,6 +10,9 @@
 //! nothing but the scenario.
 
 pub mod closed;
+pub mod coherence;
+pub mod collective;
+pub mod collective_run;
 pub mod message;
 pub mod multicast;
 pub mod ni;
@@ -18,6 +21,7 @@ pub mod process;
 pub mod raw;
 pub mod records;
 pub mod stats;
+pub mod transactions;
 pub mod twin;
 
 use crate::config::{RouterConfig, RoutingKind};
@@ -80,6 +84,12 @@ pub struct Network {
     pub batch_completed: Option<u64>,
     /// `traffic.window` > 0: the closed loop's windows and transactions.
     pub closed: Option<closed::ClosedLoop>,
+    /// `traffic.multicast = "invalidation"`: the write misses and their
+    /// invalidations (`network::coherence`).
+    pub coherence: Option<coherence::Coherence>,
+    /// `traffic.collective`: the collective and its completion
+    /// (`network::collective`).
+    pub collective: Option<collective::Collective>,
     script_next: usize,
     /// Generation of new messages stops at this cycle (start of drain).
     gen_until: u64,
@@ -172,6 +182,15 @@ impl Network {
             .collect();
         let seed = scenario.traffic.seed;
         let v_onoff = v.onoff;
+        let v_sharers = v.sharers.clone();
+        let v_collective = v.collective.map(|(kind, root)| {
+            collective::Collective::new(
+                kind,
+                root,
+                scenario.run.warmup,
+                &collective_run::bound_params(&v, scenario),
+            )
+        });
         let rngs = (0..n)
             .map(|u| {
                 let mut r = ChaCha8Rng::seed_from_u64(seed);
@@ -204,6 +223,8 @@ impl Network {
                     n as usize,
                 )
             }),
+            coherence: v_sharers.map(coherence::Coherence::new),
+            collective: v_collective,
             script_next: 0,
             // Validated: the checked sums exist (bounded by 3e9 cycles).
             gen_until: scenario.run.window_end().unwrap_or(u64::MAX),
@@ -558,6 +579,9 @@ impl Network {
         if let Some(c) = &mut self.closed {
             c.completed.push(msg);
         }
+        if self.collective.is_some() {
+            self.collective_message_done(msg);
+        }
     }
 
     /// Draws and queues one generated message at `u` (destinations by the
@@ -581,6 +605,10 @@ impl Network {
                 self.submit(u, vec![d], length, None)
                     .expect("generated messages are valid")
             });
+        }
+        if multicast && self.coherence.is_some() {
+            // A write miss and its invalidations (`network::coherence`).
+            return Some(self.start_transaction(u));
         }
         let count = if multicast {
             rng.gen_range(self.v.dest_range.0..=self.v.dest_range.1)
@@ -709,6 +737,9 @@ impl Network {
         if self.raw_next < self.raw_order.len() {
             self.release_raw(now);
         }
+        if self.collective.is_some() {
+            self.start_collective();
+        }
         if now >= self.gen_until {
             return;
         }
@@ -754,6 +785,9 @@ impl Network {
         self.consume();
         if self.closed.is_some() {
             self.close_loop();
+        }
+        if self.coherence.is_some() {
+            self.advance_transactions();
         }
         self.send();
         if !self.fabric.drives.is_empty() {
@@ -910,6 +944,7 @@ impl Network {
                     if m.complete() {
                         self.message_completed(msg);
                     }
+                    self.delivered_to(msg, node, now + 1);
                     SinkState::Expect
                 } else {
                     SinkState::Receiving {
@@ -978,6 +1013,7 @@ impl Network {
                     if m.complete() {
                         self.message_completed(msg);
                     }
+                    self.delivered_to(msg, node, now + 1);
                 }
                 Ok(_) => self.score.duplicates += 1,
                 Err(_) => self.score.misdelivered += 1,
@@ -1171,6 +1207,14 @@ impl Network {
             let now = self.cycle();
             if now.is_multiple_of(check) && self.check_deadlock() {
                 self.stop_reason = "deadlock".into();
+                break;
+            }
+            if self
+                .collective
+                .as_ref()
+                .is_some_and(|c| c.completed.is_some())
+            {
+                self.stop_reason = "collective complete".into();
                 break;
             }
             if now >= w1 && self.all_done() {

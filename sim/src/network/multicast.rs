@@ -15,6 +15,10 @@
 //!   mesh; anywhere, wrapping, on a torus). Tile-group multicast of
 //!   Tenstorrent-style NoCs.
 //! * **`broadcast`**: every other node.
+//! * **`invalidation`**: a directory-coherence write miss: the miss to a
+//!   home node, the home's invalidation multicast to k sharers (k from the
+//!   `traffic.sharers` histogram) and the sharers' acks
+//!   (`network::coherence`).
 //!
 //! Only `uniform` and `local` use the destination count; the others are
 //! sets by shape. Every model draws from the source node's own random
@@ -36,6 +40,7 @@ named_enum! {
         Column = "column",
         Rectangle = "rectangle",
         Broadcast = "broadcast",
+        Invalidation = "invalidation",
     }
 }
 
@@ -81,6 +86,7 @@ impl MulticastDests {
         let all = 0..topo.nodes();
         let mut d: Vec<NodeId> = match self.model {
             MulticastModel::Uniform => unreachable!("uniform is drawn by the generator"),
+            MulticastModel::Invalidation => unreachable!("a transaction (network::coherence)"),
             MulticastModel::Local => {
                 let near: Vec<NodeId> = all
                     .filter(|&v| v != u && topo.distance(u, v) <= self.radius)

@@ -6,10 +6,12 @@
 //! created inside the measurement window count. Accepted throughput is data
 //! flits consumed at destinations inside the window, per node per cycle.
 
+use super::coherence::{Coherence, Transaction};
+use super::collective::{Collective, LowerBound};
 use super::Network;
 use crate::fabric::deadlock::WaitingWorm;
 use crate::router::RouterError;
-use crate::topology::NodeId;
+use crate::topology::{NodeId, Topology};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -137,6 +139,14 @@ pub struct Report {
     /// loop (`network::closed`); absent in open loop.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closed_loop: Option<ClosedLoopStats>,
+    /// `traffic.multicast = "invalidation"`: the write-miss transactions
+    /// (`network::coherence`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coherence: Option<CoherenceStats>,
+    /// `traffic.collective`: completion time against its lower bound
+    /// (`network::collective`); absent without a collective.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collective: Option<CollectiveStats>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -311,6 +321,11 @@ impl Report {
                 let (w0, w1) = net.window();
                 ClosedLoopStats::of(c, w0, w1.min(cycles), net.v.topo.nodes() as u64)
             }),
+            coherence: net
+                .coherence
+                .as_ref()
+                .map(|c| CoherenceStats::of(c, w0, w1.min(cycles), active)),
+            collective: (net.collective.as_ref()).map(|c| CollectiveStats::of(c, &net.v.topo)),
         }
     }
 
@@ -421,6 +436,26 @@ impl Report {
                 );
             }
         }
+        if let Some(c) = &self.coherence {
+            let l = &c.latency;
+            let _ = writeln!(
+                s,
+                "  invalidations         {} transactions done ({} unfinished), {:.2} sharers mean; miss to last ack mean {:.1} p50 {} p99 {} max {} cycles",
+                c.transactions, c.unfinished, c.sharers_mean, l.mean, l.p50, l.p99, l.max
+            );
+        }
+        if let Some(c) = &self.collective {
+            let b = &c.lower_bound;
+            let done = match (c.completion_time, c.ratio) {
+                (Some(t), Some(r)) => format!("completed in {t} cycles, {r:.2}× the lower bound"),
+                _ => "not completed".to_string(),
+            };
+            let _ = writeln!(
+                s,
+                "  collective            {} from {} ({} messages of {} flits, start {}): {done} {} (latency {}, injection {}, consumption {}, cut {})",
+                c.kind, c.root, c.messages, c.length, c.start_cycle, b.cycles, b.latency, b.injection, b.consumption, b.cut
+            );
+        }
         let _ = writeln!(
             s,
             "  offered / accepted    {:.5} / {:.5} msgs/node/cycle{}",
@@ -473,6 +508,17 @@ fn traffic_words(net: &Network) -> String {
     match net.v.pattern {
         Pattern::None => "none".to_string(),
         Pattern::Scripted => format!("scripted, {} messages", net.v.scripted.len()),
+        Pattern::Poisson if net.v.sharers.is_some() => {
+            let h = net.v.sharers.as_ref().expect("checked");
+            let ks: Vec<String> = h.bins.iter().map(|(k, _)| k.to_string()).collect();
+            format!(
+                "poisson, rate {} msgs/node/cycle, {:.0} % write misses invalidating k = {} sharers (mean {:.1}), {length} per message",
+                t.rate,
+                t.multicast_fraction * 100.0,
+                ks.join("/"),
+                h.mean()
+            )
+        }
         Pattern::Poisson => {
             let (a, b) = net.v.dest_range;
             let dests = if a == b {
@@ -521,6 +567,93 @@ impl ClosedLoopStats {
             transactions_per_node_cycle: rtt.len() as f64 / (nodes * cycles) as f64,
             round_trip: LatencyStats::of(rtt),
             held_arrivals: c.held_arrivals,
+        }
+    }
+}
+
+/// `coherence` in the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoherenceStats {
+    /// Transactions created in the measurement window and completed (all
+    /// acks at the requester).
+    pub transactions: u64,
+    /// Transactions created in the window but not completed when the run
+    /// stopped.
+    pub unfinished: u64,
+    pub transactions_per_node_cycle: f64,
+    /// Mean sharers of the counted transactions, and what the histogram
+    /// gives.
+    pub sharers_mean: f64,
+    pub sharers_expected: f64,
+    /// Miss created to last ack delivered, cycles.
+    pub latency: LatencyStats,
+}
+
+impl CoherenceStats {
+    /// The figures of transactions created in `[w0, w1)` on `nodes` nodes.
+    pub fn of(c: &Coherence, w0: u64, w1: u64, nodes: u64) -> CoherenceStats {
+        let inside: Vec<&Transaction> = c
+            .transactions
+            .iter()
+            .filter(|t| (w0..w1).contains(&t.created))
+            .collect();
+        let done: Vec<&&Transaction> = inside.iter().filter(|t| t.done.is_some()).collect();
+        let lat = done
+            .iter()
+            .map(|t| t.done.expect("done") - t.created)
+            .collect();
+        let k: u64 = done.iter().map(|t| t.sharers.len() as u64).sum();
+        CoherenceStats {
+            transactions: done.len() as u64,
+            unfinished: (inside.len() - done.len()) as u64,
+            transactions_per_node_cycle: done.len() as f64
+                / (nodes * w1.saturating_sub(w0).max(1)) as f64,
+            sharers_mean: if done.is_empty() {
+                0.0
+            } else {
+                k as f64 / done.len() as f64
+            },
+            sharers_expected: c.sharers.mean(),
+            latency: LatencyStats::of(lat),
+        }
+    }
+}
+
+/// `collective` in the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct CollectiveStats {
+    pub kind: String,
+    /// `X,Y`.
+    pub root: String,
+    pub length: u32,
+    pub messages: u64,
+    pub start_cycle: u64,
+    /// Cycle the last TAIL was delivered; absent if the run stopped first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completion_cycle: Option<u64>,
+    /// `completion_cycle − start_cycle`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completion_time: Option<u64>,
+    pub lower_bound: LowerBound,
+    /// `completion_time / lower_bound.cycles` (≥ 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<f64>,
+}
+
+impl CollectiveStats {
+    pub fn of(c: &Collective, t: &Topology) -> CollectiveStats {
+        let (x, y) = t.coord(c.root);
+        let time = c.completed.map(|f| f - c.start);
+        CollectiveStats {
+            kind: c.kind.to_string(),
+            root: format!("{x},{y}"),
+            length: c.length,
+            messages: c.msgs.len() as u64,
+            start_cycle: c.start,
+            completion_cycle: c.completed,
+            completion_time: time,
+            lower_bound: c.bound,
+            ratio: time.map(|t| t as f64 / c.bound.cycles.max(1) as f64),
         }
     }
 }
