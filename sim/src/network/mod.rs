@@ -12,12 +12,14 @@
 pub mod closed;
 pub mod message;
 pub mod multicast;
+pub mod netrace;
 pub mod ni;
 pub mod patterns;
 pub mod process;
 pub mod raw;
 pub mod records;
 pub mod stats;
+pub mod trace;
 pub mod twin;
 
 use crate::config::{RouterConfig, RoutingKind};
@@ -125,6 +127,8 @@ pub struct Network {
     pub raw_sent: u64,
     /// TAILs of raw worms consumed by NIs (intact or truncated).
     pub raw_tails: u64,
+    /// `pattern = "trace"`: the trace being replayed (`network::trace`).
+    pub trace: Option<trace::Replay>,
 }
 
 impl Network {
@@ -225,6 +229,7 @@ impl Network {
             raw_next: 0,
             raw_sent: 0,
             raw_tails: 0,
+            trace: None,
         };
         net.resolve_raw()?;
         if (0..n).any(|u| net.v.excluded(u)) {
@@ -247,6 +252,9 @@ impl Network {
             }
         }
         net.v.scripted.sort_by_key(|m| m.cycle);
+        if net.v.pattern == Pattern::Trace {
+            net.attach_trace()?;
+        }
         Ok(net)
     }
 
@@ -552,6 +560,10 @@ impl Network {
     /// and the closed loop, if any, answers it this cycle.
     fn message_completed(&mut self, msg: u32) {
         self.incomplete -= 1;
+        if let Some(t) = &mut self.trace {
+            let at = self.msgs[msg as usize].finished().expect("complete");
+            t.delivered(msg, at);
+        }
         if let Some(c) = &mut self.closed {
             c.completed.push(msg);
         }
@@ -708,6 +720,9 @@ impl Network {
         }
         if now >= self.gen_until {
             return;
+        }
+        if self.trace.is_some() {
+            self.release_trace(now);
         }
         while let Some(&Reverse((t, u))) = self.arrivals.peek() {
             if t > now {
@@ -1168,6 +1183,10 @@ impl Network {
             let now = self.cycle();
             if now.is_multiple_of(check) && self.check_deadlock() {
                 self.stop_reason = "deadlock".into();
+                break;
+            }
+            if let Some(reason) = self.trace_stop() {
+                self.stop_reason = reason.into();
                 break;
             }
             if now >= w1 && self.all_done() {

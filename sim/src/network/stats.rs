@@ -137,6 +137,10 @@ pub struct Report {
     /// loop (`network::closed`); absent in open loop.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closed_loop: Option<ClosedLoopStats>,
+    /// `pattern = "trace"`: what the replay got through
+    /// (`network::trace`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<super::trace::TraceStats>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -311,6 +315,8 @@ impl Report {
                 let (w0, w1) = net.window();
                 ClosedLoopStats::of(c, w0, w1.min(cycles), net.v.topo.nodes() as u64)
             }),
+            trace: (net.trace.as_ref())
+                .map(|t| t.stats(&net.scenario.traffic.trace, net.scenario.traffic.trace_format)),
         }
     }
 
@@ -370,6 +376,23 @@ impl Report {
             self.truncated_messages
         );
         let _ = writeln!(s, "  router errors         {}", self.router_errors);
+        if let Some(t) = &self.trace {
+            let _ = writeln!(
+                s,
+                "  trace                 {} messages ({} dependencies): {} released, {} delivered ({} local), {} never released; held {:.1} cycles on average by dependencies; {}",
+                t.messages,
+                t.dependencies,
+                t.released,
+                t.delivered,
+                t.local,
+                t.unreleased,
+                t.dependency_wait_mean_cycles,
+                match t.completion_cycle {
+                    Some(c) => format!("complete at cycle {c}"),
+                    None => "not complete".to_string(),
+                }
+            );
+        }
         if self.raw_worms_sent > 0 {
             let _ = writeln!(
                 s,
@@ -473,6 +496,10 @@ fn traffic_words(net: &Network) -> String {
     match net.v.pattern {
         Pattern::None => "none".to_string(),
         Pattern::Scripted => format!("scripted, {} messages", net.v.scripted.len()),
+        Pattern::Trace => format!(
+            "trace {} ({})",
+            t.trace, t.trace_format
+        ),
         Pattern::Poisson => {
             let (a, b) = net.v.dest_range;
             let dests = if a == b {
