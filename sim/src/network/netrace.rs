@@ -98,6 +98,25 @@ pub fn read(input: impl Read, path: &str) -> InputResult<(Header, Vec<Packet>)> 
         path,
         offset: 0,
     };
+    match parse(&mut r, path) {
+        Ok(trace) => Ok(trace),
+        // bzip2 checks a block's CRC only at its end, after handing out
+        // its bytes: garbage from a corrupt block may fail the parse first.
+        // The rest of the stream says whether the file is corrupt, which
+        // then explains the parse error better than the parse error does.
+        Err(e) => {
+            let rest = std::io::copy(&mut r.inner, &mut std::io::sink());
+            match rest {
+                Err(io) if !e.allowed.contains("bzip2:") => {
+                    Err(r.corrupt("corrupt data", bz(&io)))
+                }
+                _ => Err(e),
+            }
+        }
+    }
+}
+
+fn parse<R: Read>(r: &mut Reader<R>, path: &str) -> InputResult<(Header, Vec<Packet>)> {
     let header = r.header()?;
     let mut packets = Vec::new();
     let mut rec = [0u8; PACKET_BYTES];
@@ -166,6 +185,18 @@ pub fn read(input: impl Read, path: &str) -> InputResult<(Header, Vec<Packet>)> 
     Ok((header, packets))
 }
 
+/// A decoder error in words: bzip2's own, and a stream that stops inside
+/// a block is a truncated file.
+fn bz(e: &std::io::Error) -> String {
+    let m = e.to_string();
+    let m = m.strip_prefix("bzip2: ").unwrap_or(&m);
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        format!("bzip2: {m}: the file is truncated")
+    } else {
+        format!("bzip2: {m}")
+    }
+}
+
 /// The decompressed stream and how far into it we are, for errors.
 struct Reader<'a, R: Read> {
     inner: bzip2::read::MultiBzDecoder<R>,
@@ -190,7 +221,7 @@ impl<R: Read> Reader<'_, R> {
                 Ok(0) => return Err(self.corrupt(what, "the file ends there: truncated")),
                 Ok(k) => got += k,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(self.corrupt(what, format!("bzip2: {e}"))),
+                Err(e) => return Err(self.corrupt(what, bz(&e))),
             }
         }
         self.offset += buf.len() as u64;
@@ -211,7 +242,7 @@ impl<R: Read> Reader<'_, R> {
                 }
                 Ok(k) => got += k,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(self.corrupt("a packet", format!("bzip2: {e}"))),
+                Err(e) => return Err(self.corrupt("a packet", bz(&e))),
             }
         }
         self.offset += rec.len() as u64;

@@ -671,3 +671,59 @@ impl Replay {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(cycle: u64, deps: &[(u32, u64)]) -> TraceMsg {
+        TraceMsg {
+            cycle,
+            source: 0,
+            dests: vec![1],
+            length: 2,
+            deps: deps.to_vec(),
+            origin: format!("line {cycle}"),
+        }
+    }
+
+    #[test]
+    fn a_replay_releases_in_dependency_order_and_reports_a_stall() {
+        // 0 <- 1 <- 2, and 3 <-> 4 wait for each other (the loader refuses
+        // that; the replay must still not wait for ever).
+        let trace = Trace {
+            msgs: vec![
+                msg(0, &[]),
+                msg(1, &[(0, 5)]),
+                msg(2, &[(1, 0)]),
+                msg(3, &[(4, 0)]),
+                msg(4, &[(3, 0)]),
+            ],
+            benchmark: String::new(),
+        };
+        assert!(check_acyclic(&trace, "t.txt")
+            .unwrap_err()
+            .to_string()
+            .contains("2 messages in a cycle"));
+        let mut r = Replay::new(trace);
+        assert_eq!(r.pop_due(0), Some(0));
+        assert_eq!(r.pop_due(100), None, "1 waits for 0");
+        r.created(0, 7);
+        assert!(r.stalled().is_none(), "0 is in flight");
+        r.delivered(7, 20);
+        assert_eq!(r.pop_due(24), None, "delivered at 20, plus 5");
+        assert_eq!(r.pop_due(25), Some(1));
+        r.created(1, 8);
+        r.delivered(8, 30);
+        assert_eq!(r.pop_due(30), Some(2));
+        r.local(2, 30);
+        assert!(!r.finished());
+        let why = r.stalled().expect("3 and 4 can never be sent");
+        assert!(why.contains("2 of 5") && why.contains("line 3") && why.contains("line 4"), "{why}");
+        let s = r.stats("t.txt", TraceFormat::Text);
+        assert_eq!((s.released, s.delivered, s.local, s.unreleased), (3, 3, 1, 2));
+        assert_eq!(s.completion_cycle, None);
+        // Held past their own cycles: 0, 25 - 1, 30 - 2.
+        assert_eq!(s.dependency_wait_mean_cycles, (24.0 + 28.0) / 3.0);
+    }
+}
