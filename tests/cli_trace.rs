@@ -45,27 +45,53 @@ fn the_example_trace_runs_clean_with_every_output() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("trace complete") && stdout.contains("15 messages (11 dependencies)"), "{stdout}");
+    assert!(
+        stdout.contains("trace complete") && stdout.contains("15 messages (11 dependencies)"),
+        "{stdout}"
+    );
     let j = json(&d.join("r.json"));
     assert_eq!(j["stop_reason"], "trace complete");
     let t = &j["trace"];
-    assert_eq!((t["messages"].as_u64(), t["delivered"].as_u64()), (Some(15), Some(15)));
+    assert_eq!(
+        (t["messages"].as_u64(), t["delivered"].as_u64()),
+        (Some(15), Some(15))
+    );
     assert_eq!(t["completion_cycle"], j["cycles"]);
     assert_eq!(t["format"], "text");
     // 15 messages, one CSV row each plus the header.
-    assert_eq!(std::fs::read_to_string(d.join("m.csv")).unwrap().lines().count(), 16);
+    assert_eq!(
+        std::fs::read_to_string(d.join("m.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        16
+    );
     let vcd = std::fs::read_to_string(d.join("w.vcd")).unwrap();
-    assert!(vcd.contains("$enddefinitions") && vcd.contains("#100"), "{}", vcd.len());
-    assert!(std::fs::read_to_string(d.join("h.svg")).unwrap().contains("<svg"));
+    assert!(
+        vcd.contains("$enddefinitions") && vcd.contains("#100"),
+        "{}",
+        vcd.len()
+    );
+    assert!(std::fs::read_to_string(d.join("h.svg"))
+        .unwrap()
+        .contains("<svg"));
     assert!(std::fs::read_to_string(d.join("r.html")).unwrap().len() > 1000);
 }
 
 #[test]
 fn a_trace_in_a_file_is_beside_it_and_one_from_set_is_where_the_command_runs() {
     // examples/trace.toml names `trace-small.txt`: beside the scenario.
-    let o = wormcast(&["run", "--scenario", "examples/trace.toml", "--dump-scenario"]);
+    let o = wormcast(&[
+        "run",
+        "--scenario",
+        "examples/trace.toml",
+        "--dump-scenario",
+    ]);
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("trace = \"examples/trace-small.txt\""), "{text}");
+    assert!(
+        text.contains("trace = \"examples/trace-small.txt\""),
+        "{text}"
+    );
     // From --set: relative to the working directory (the package root).
     let o = wormcast(&[
         "run",
@@ -91,7 +117,11 @@ fn a_netrace_file_replays_from_the_command_line() {
         dst,
         deps: deps.to_vec(),
     };
-    let packets = [p(0, 1, 1, 0, 27, &[2]), p(1, 2, 2, 27, 0, &[]), p(4, 3, 6, 63, 8, &[])];
+    let packets = [
+        p(0, 1, 1, 0, 27, &[2]),
+        p(1, 2, 2, 27, 0, &[]),
+        p(4, 3, 6, 63, 8, &[]),
+    ];
     let f = d.join("cli.tra.bz2");
     std::fs::write(&f, netrace_file::file(&Default::default(), &packets)).unwrap();
     let j = d.join("nt.json");
@@ -136,12 +166,24 @@ fn bad_traces_and_a_sweep_over_a_trace_are_refused() {
         "8,0",
     );
     rejects(
-        &["sweep", "--scenario", "examples/trace.toml", "--loads", "0.01,0.02"],
+        &[
+            "sweep",
+            "--scenario",
+            "examples/trace.toml",
+            "--loads",
+            "0.01,0.02",
+        ],
         "traffic.pattern",
         "wormcast run",
     );
     rejects(
-        &["run", "--scenario", "examples/trace.toml", "--set", "traffic.rate=0.05"],
+        &[
+            "run",
+            "--scenario",
+            "examples/trace.toml",
+            "--set",
+            "traffic.rate=0.05",
+        ],
         "traffic.rate",
         "0.05",
     );

@@ -646,7 +646,13 @@ fn trace_text() -> impl Strategy<Value = String> {
                 if d.is_empty() {
                     d.push(((s.0 + 1) % 4, s.1));
                 }
-                let mut t = vec![c.to_string(), xy(s), d.iter().map(|&u| xy(u)).collect::<Vec<_>>().join(";"), l.to_string(), format!("id=m{i}")];
+                let mut t = vec![
+                    c.to_string(),
+                    xy(s),
+                    d.iter().map(|&u| xy(u)).collect::<Vec<_>>().join(";"),
+                    l.to_string(),
+                    format!("id=m{i}"),
+                ];
                 for (j, delay) in deps {
                     let j = j % n;
                     if j != i {
@@ -669,7 +675,10 @@ fn trace_text() -> impl Strategy<Value = String> {
                     k -= t.len();
                 }
             }
-            toks.iter().map(|t| t.join(" ")).collect::<Vec<_>>().join("\n")
+            toks.iter()
+                .map(|t| t.join(" "))
+                .collect::<Vec<_>>()
+                .join("\n")
         });
     let noise = prop::collection::vec(prop::collection::vec(trace_token(), 0..7), 0..8)
         .prop_map(|l| l.iter().map(|t| t.join(" ")).collect::<Vec<_>>().join("\n"));

@@ -25,7 +25,7 @@ fn write(name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
-fn scenario(path: &PathBuf, format: &str, extra: &[&str]) -> Scenario {
+fn scenario(path: &std::path::Path, format: &str, extra: &[&str]) -> Scenario {
     let mut sets = vec![
         "traffic.pattern=\"trace\"".to_string(),
         format!("traffic.trace=\"{}\"", path.display()),
@@ -80,7 +80,11 @@ fn random_trace(seed: u64, n: usize) -> (String, Vec<Line>) {
     };
     for pos in 0..n {
         let src = rng.gen_range(0..64u32);
-        let count = if rng.gen_bool(0.3) { rng.gen_range(2..6) } else { 1 };
+        let count = if rng.gen_bool(0.3) {
+            rng.gen_range(2..6)
+        } else {
+            1
+        };
         let mut dests = Vec::new();
         while dests.len() < count {
             let d = rng.gen_range(0..64u32);
@@ -129,7 +133,12 @@ fn check_order(net: &Network, lines: &[Line]) {
         let r = &rec[replay.msg[i].expect("created") as usize];
         assert_eq!(r.deliveries.len(), l.dests, "line {i}");
         assert!(r.deliveries.iter().all(|d| d.cycle.is_some()), "line {i}");
-        assert!(r.created >= l.cycle, "line {i}: {} < {}", r.created, l.cycle);
+        assert!(
+            r.created >= l.cycle,
+            "line {i}: {} < {}",
+            r.created,
+            l.cycle
+        );
         for &(u, delay) in &l.deps {
             let up = &rec[replay.msg[u].unwrap() as usize];
             let fin = up.finished.expect("dependency delivered");
@@ -168,7 +177,10 @@ fn dependencies_hold_on_a_mesh_with_path_based_multicasts_too() {
     let sc = scenario(
         &p,
         "text",
-        &["network.topology=\"mesh:8x8\"", "network.routing=\"hamiltonian\""],
+        &[
+            "network.topology=\"mesh:8x8\"",
+            "network.routing=\"hamiltonian\"",
+        ],
     );
     let (net, r) = run(&sc);
     assert_eq!(r.stop_reason, "trace complete");
@@ -197,7 +209,10 @@ fn a_dependency_delay_is_waited_exactly_when_nothing_else_holds_the_message() {
     let rec = records(&net);
     let replay = net.trace.as_ref().unwrap();
     let a = &rec[replay.msg[0].unwrap() as usize];
-    assert_eq!(rec[replay.msg[2].unwrap() as usize].created, a.finished.unwrap() + 7);
+    assert_eq!(
+        rec[replay.msg[2].unwrap() as usize].created,
+        a.finished.unwrap() + 7
+    );
 }
 
 #[test]
@@ -216,7 +231,9 @@ fn the_same_trace_and_seed_give_the_same_bits() {
     let json = |r: &wormcast_sim::network::stats::Report| {
         let mut v = serde_json::to_value(r).unwrap();
         v.as_object_mut().unwrap().remove("wall_seconds");
-        v.as_object_mut().unwrap().remove("router_cycles_per_second");
+        v.as_object_mut()
+            .unwrap()
+            .remove("router_cycles_per_second");
         v
     };
     assert_eq!(json(&r1), json(&r2));
@@ -229,7 +246,10 @@ fn the_same_trace_and_seed_give_the_same_bits() {
 
 #[test]
 fn a_window_shorter_than_the_trace_replays_its_start() {
-    let p = write("cut.txt", b"0 0,0 1,1 4\n100 1,1 2,2 4 id=x\n900 2,2 3,3 4 dep=x\n");
+    let p = write(
+        "cut.txt",
+        b"0 0,0 1,1 4\n100 1,1 2,2 4 id=x\n900 2,2 3,3 4 dep=x\n",
+    );
     let sc = scenario(&p, "text", &["run.cycles=500", "run.drain_cycles=500"]);
     let (_, r) = run(&sc);
     let t = r.trace.unwrap();
@@ -250,12 +270,12 @@ fn netrace_packets() -> Vec<NtPacket> {
         deps: deps.to_vec(),
     };
     vec![
-        p(0, 10, 1, 9, 18, &[11, 14]),    // ReadReq, 8 bytes
-        p(2, 11, 2, 18, 9, &[14]),        // ReadResp, 72 bytes: waits for 10
-        p(3, 12, 1, 63, 63, &[13]),       // to its own node: local
-        p(3, 13, 5, 0, 7, &[]),           // WriteResp: waits for 12
-        p(5, 14, 4, 9, 0, &[999]),        // WriteReq: waits for 10 and 11
-        p(6, 15, 1, 1, 2, &[10]),         // names an earlier packet: ignored
+        p(0, 10, 1, 9, 18, &[11, 14]), // ReadReq, 8 bytes
+        p(2, 11, 2, 18, 9, &[14]),     // ReadResp, 72 bytes: waits for 10
+        p(3, 12, 1, 63, 63, &[13]),    // to its own node: local
+        p(3, 13, 5, 0, 7, &[]),        // WriteResp: waits for 12
+        p(5, 14, 4, 9, 0, &[999]),     // WriteReq: waits for 10 and 11
+        p(6, 15, 1, 1, 2, &[10]),      // names an earlier packet: ignored
     ]
 }
 
@@ -278,15 +298,25 @@ fn a_netrace_file_replays_with_netraces_dependencies_sizes_and_nodes() {
     assert_eq!((msg(0).source_x, msg(0).source_y), (1, 1));
     assert_eq!((msg(0).deliveries[0].x, msg(0).deliveries[0].y), (2, 2));
     assert_eq!((msg(0).length, msg(1).length, msg(4).length), (2, 18, 18));
-    assert!(replay.msg[2].is_none(), "a packet to its own node stays off the network");
+    assert!(
+        replay.msg[2].is_none(),
+        "a packet to its own node stays off the network"
+    );
     let fin = |i: usize| msg(i).finished.unwrap();
     assert!(msg(1).created >= fin(0));
     assert!(msg(4).created >= fin(0).max(fin(1)));
-    assert_eq!(msg(3).created, 3, "the local packet 12 is delivered at its release");
+    assert_eq!(
+        msg(3).created,
+        3,
+        "the local packet 12 is delivered at its release"
+    );
     // Wider flits, fewer of them: 72 bytes of 64-bit flits are 9.
     let (net, _) = run(&scenario(&p, "netrace", &["network.flit_width=64"]));
     let rec = records(&net);
-    assert_eq!(rec[net.trace.as_ref().unwrap().msg[1].unwrap() as usize].length, 9);
+    assert_eq!(
+        rec[net.trace.as_ref().unwrap().msg[1].unwrap() as usize].length,
+        9
+    );
 }
 
 #[test]
@@ -328,10 +358,20 @@ fn bad_traces_are_refused_with_the_line_or_packet_and_what_is_allowed() {
         }
         assert!(e.contains(name), "{name}: the file is named: {e}");
     }
-    let e = refused(&scenario(&PathBuf::from("/nonexistent/trace.txt"), "text", &[]));
-    assert!(e.contains("traffic.trace") && e.contains("/nonexistent/trace.txt"), "{e}");
+    let e = refused(&scenario(
+        &PathBuf::from("/nonexistent/trace.txt"),
+        "text",
+        &[],
+    ));
+    assert!(
+        e.contains("traffic.trace") && e.contains("/nonexistent/trace.txt"),
+        "{e}"
+    );
     // A netrace file read as text, and a text file read as netrace.
-    let nt = write("as-text.tra.bz2", &netrace_file::file(&NtHeader::default(), &netrace_packets()));
+    let nt = write(
+        "as-text.tra.bz2",
+        &netrace_file::file(&NtHeader::default(), &netrace_packets()),
+    );
     assert!(refused(&scenario(&nt, "text", &[])).contains("trace_format = \"netrace\""));
     let txt = write("as-netrace.txt", b"0 0,0 1,1 4\n");
     let e = refused(&scenario(&txt, "netrace", &[]));
@@ -351,11 +391,33 @@ fn bad_netrace_files_are_refused_clearly() {
         f(&mut h);
         netrace_file::file(&h, &pk)
     };
-    let cases: Vec<(&str, Vec<u8>, &[&str], Vec<&str>)> = vec![
-        ("magic", h(&|h| h.magic = 0x1234_5678), &[], vec!["header: magic", "0x12345678", "0x484a5455"]),
-        ("version", h(&|h| h.version = 2.0), &[], vec!["header: version", "`2`", "netrace v1"]),
-        ("regions", h(&|h| h.regions = vec![[0; 3]; 101]), &[], vec!["regions", "101"]),
-        ("short-header", netrace_file::compress(&good[..40]), &[], vec!["the header", "truncated"]),
+    // (file name, bytes, extra --set, what the error says)
+    type Case<'a> = (&'a str, Vec<u8>, &'a [&'a str], Vec<&'a str>);
+    let cases: Vec<Case> = vec![
+        (
+            "magic",
+            h(&|h| h.magic = 0x1234_5678),
+            &[],
+            vec!["header: magic", "0x12345678", "0x484a5455"],
+        ),
+        (
+            "version",
+            h(&|h| h.version = 2.0),
+            &[],
+            vec!["header: version", "`2`", "netrace v1"],
+        ),
+        (
+            "regions",
+            h(&|h| h.regions = vec![[0; 3]; 101]),
+            &[],
+            vec!["regions", "101"],
+        ),
+        (
+            "short-header",
+            netrace_file::compress(&good[..40]),
+            &[],
+            vec!["the header", "truncated"],
+        ),
         (
             "cut-packet",
             netrace_file::compress(&good[..good.len() - 7]),
@@ -366,7 +428,11 @@ fn bad_netrace_files_are_refused_clearly() {
             "missing-packets",
             h(&|h| h.packets = Some(9)),
             &[],
-            vec!["6 packets", "the 9 packets its header announces", "truncated"],
+            vec![
+                "6 packets",
+                "the 9 packets its header announces",
+                "truncated",
+            ],
         ),
         (
             "cut-stream",
@@ -387,8 +453,18 @@ fn bad_netrace_files_are_refused_clearly() {
             vec!["bzip2"],
         ),
         // Node 63 is at 7,7: no such node on a 4x4 torus.
-        ("small-network", compressed.clone(), &["network.topology=\"torus:4x4\""], vec!["packet 12: source", "netrace node 63", "x < 4"]),
-        ("node-count", h(&|h| h.nodes = 16), &[], vec!["packet 10: destination", "`18`", "node count 16"]),
+        (
+            "small-network",
+            compressed.clone(),
+            &["network.topology=\"torus:4x4\""],
+            vec!["packet 12: source", "netrace node 63", "x < 4"],
+        ),
+        (
+            "node-count",
+            h(&|h| h.nodes = 16),
+            &[],
+            vec!["packet 10: destination", "`18`", "node count 16"],
+        ),
     ];
     for (name, bytes, extra, wanted) in cases {
         let e = nt(name, bytes, extra);
@@ -412,13 +488,23 @@ fn trace_keys_are_checked_against_the_pattern_and_the_generated_traffic() {
     let p = write("keys.txt", b"0 0,0 1,1 4\n");
     let v = |sets: &[&str]| {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        Scenario::from_toml("", &sets, "test").unwrap().validate().err().map(|e| e.to_string())
+        Scenario::from_toml("", &sets, "test")
+            .unwrap()
+            .validate()
+            .err()
+            .map(|e| e.to_string())
     };
     let path = format!("traffic.trace=\"{}\"", p.display());
     let e = v(&["traffic.pattern=\"trace\""]).unwrap();
-    assert!(e.contains("traffic.trace") && e.contains("path of a trace file"), "{e}");
+    assert!(
+        e.contains("traffic.trace") && e.contains("path of a trace file"),
+        "{e}"
+    );
     let e = v(&[&path]).unwrap();
-    assert!(e.contains("traffic.trace") && e.contains("unless traffic.pattern = \"trace\""), "{e}");
+    assert!(
+        e.contains("traffic.trace") && e.contains("unless traffic.pattern = \"trace\""),
+        "{e}"
+    );
     let e = v(&["traffic.trace_format=\"netrace\""]).unwrap();
     assert!(e.contains("traffic.trace_format"), "{e}");
     for (key, value) in [
@@ -429,12 +515,17 @@ fn trace_keys_are_checked_against_the_pattern_and_the_generated_traffic() {
     ] {
         let set = format!("{key}={value}");
         let e = v(&["traffic.pattern=\"trace\"", &path, &set]).unwrap();
-        assert!(e.contains(key) && e.contains("its default with pattern = \"trace\""), "{e}");
+        assert!(
+            e.contains(key) && e.contains("its default with pattern = \"trace\""),
+            "{e}"
+        );
     }
     let e = v(&["traffic.pattern=\"trace\"", &path, "traffic.batch=3"]).unwrap();
     assert!(e.contains("traffic.batch"), "{e}");
     assert_eq!(v(&["traffic.pattern=\"trace\"", &path]), None);
     let sets = vec!["traffic.trace_format=\"pcap\"".to_string()];
-    let e = Scenario::from_toml("", &sets, "test").unwrap_err().to_string();
+    let e = Scenario::from_toml("", &sets, "test")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("text, netrace"), "{e}");
 }

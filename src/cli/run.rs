@@ -339,7 +339,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             report.cycles
         );
     }
-    if let Some(t) = report.trace.as_ref().filter(|t| t.unreleased > 0 && !stalled) {
+    if let Some(t) = report
+        .trace
+        .as_ref()
+        .filter(|t| t.unreleased > 0 && !stalled)
+    {
         // A window shorter than the trace is a way to replay its start:
         // said, not an error.
         eprintln!(

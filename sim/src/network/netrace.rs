@@ -107,9 +107,7 @@ pub fn read(input: impl Read, path: &str) -> InputResult<(Header, Vec<Packet>)> 
         Err(e) => {
             let rest = std::io::copy(&mut r.inner, &mut std::io::sink());
             match rest {
-                Err(io) if !e.allowed.contains("bzip2:") => {
-                    Err(r.corrupt("corrupt data", bz(&io)))
-                }
+                Err(io) if !e.allowed.contains("bzip2:") => Err(r.corrupt("corrupt data", bz(&io))),
                 _ => Err(e),
             }
         }

@@ -315,8 +315,12 @@ impl Report {
                 let (w0, w1) = net.window();
                 ClosedLoopStats::of(c, w0, w1.min(cycles), net.v.topo.nodes() as u64)
             }),
-            trace: (net.trace.as_ref())
-                .map(|t| t.stats(&net.scenario.traffic.trace, net.scenario.traffic.trace_format)),
+            trace: (net.trace.as_ref()).map(|t| {
+                t.stats(
+                    &net.scenario.traffic.trace,
+                    net.scenario.traffic.trace_format,
+                )
+            }),
         }
     }
 
@@ -496,10 +500,7 @@ fn traffic_words(net: &Network) -> String {
     match net.v.pattern {
         Pattern::None => "none".to_string(),
         Pattern::Scripted => format!("scripted, {} messages", net.v.scripted.len()),
-        Pattern::Trace => format!(
-            "trace {} ({})",
-            t.trace, t.trace_format
-        ),
+        Pattern::Trace => format!("trace {} ({})", t.trace, t.trace_format),
         Pattern::Poisson => {
             let (a, b) = net.v.dest_range;
             let dests = if a == b {

@@ -192,7 +192,11 @@ pub fn from_netrace(
         msgs.push(TraceMsg {
             cycle: p.cycle,
             source,
-            dests: if dest == source { Vec::new() } else { vec![dest] },
+            dests: if dest == source {
+                Vec::new()
+            } else {
+                vec![dest]
+            },
             length: (bytes * 8).div_ceil(flit_width.max(1)).max(2),
             deps: Vec::new(),
             origin: at,
@@ -246,7 +250,13 @@ pub fn parse_text(text: &str, path: &str, nodes: Nodes, default_delay: u64) -> I
             .parse()
             .ok()
             .filter(|&c| c <= crate::scenario::MAX_CYCLES)
-            .ok_or_else(|| InputError::new(at("cycle"), cols[0], "a whole number of cycles from 0 to 1e9"))?;
+            .ok_or_else(|| {
+                InputError::new(
+                    at("cycle"),
+                    cols[0],
+                    "a whole number of cycles from 0 to 1e9",
+                )
+            })?;
         let source = nodes.parse(cols[1], &at("source"))?;
         let mut dests = Vec::new();
         for d in cols[2].split(';') {
@@ -269,7 +279,11 @@ pub fn parse_text(text: &str, path: &str, nodes: Nodes, default_delay: u64) -> I
         }
         dests.sort_unstable();
         let length: u32 = cols[3].parse().map_err(|_| {
-            InputError::new(at("length"), cols[3], "data flits per message: 2 (identity BODY + TAIL) to 1e6")
+            InputError::new(
+                at("length"),
+                cols[3],
+                "data flits per message: 2 (identity BODY + TAIL) to 1e6",
+            )
         })?;
         crate::scenario::check_length(length, &at("length"))?;
         let me = msgs.len() as u32;
@@ -286,9 +300,16 @@ pub fn parse_text(text: &str, path: &str, nodes: Nodes, default_delay: u64) -> I
             } else if let Some(dep) = c.strip_prefix("dep=") {
                 let (id, delay) = match dep.split_once('+') {
                     Some((id, d)) => {
-                        let delay = d.parse::<u64>().ok().filter(|&d| d <= crate::scenario::MAX_CYCLES);
+                        let delay = d
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|&d| d <= crate::scenario::MAX_CYCLES);
                         let delay = delay.ok_or_else(|| {
-                            InputError::new(at("dep"), dep, "`NAME` or `NAME+DELAY` with DELAY from 0 to 1e9 cycles")
+                            InputError::new(
+                                at("dep"),
+                                dep,
+                                "`NAME` or `NAME+DELAY` with DELAY from 0 to 1e9 cycles",
+                            )
                         })?;
                         (id, delay)
                     }
@@ -367,7 +388,9 @@ pub fn check_acyclic(trace: &Trace, path: &str) -> InputResult<()> {
     let n = trace.msgs.len();
     let down = dependents(trace);
     let mut waiting: Vec<u32> = trace.msgs.iter().map(|m| m.deps.len() as u32).collect();
-    let mut ready: Vec<u32> = (0..n as u32).filter(|&i| waiting[i as usize] == 0).collect();
+    let mut ready: Vec<u32> = (0..n as u32)
+        .filter(|&i| waiting[i as usize] == 0)
+        .collect();
     let mut done = 0usize;
     while let Some(i) = ready.pop() {
         done += 1;
@@ -665,9 +688,14 @@ impl Replay {
             } else {
                 held.iter().sum::<u64>() as f64 / held.len() as f64
             },
-            completion_cycle: self
-                .finished()
-                .then(|| self.delivered_at.iter().flatten().copied().max().unwrap_or(0)),
+            completion_cycle: self.finished().then(|| {
+                self.delivered_at
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .max()
+                    .unwrap_or(0)
+            }),
         }
     }
 }
@@ -719,9 +747,15 @@ mod tests {
         r.local(2, 30);
         assert!(!r.finished());
         let why = r.stalled().expect("3 and 4 can never be sent");
-        assert!(why.contains("2 of 5") && why.contains("line 3") && why.contains("line 4"), "{why}");
+        assert!(
+            why.contains("2 of 5") && why.contains("line 3") && why.contains("line 4"),
+            "{why}"
+        );
         let s = r.stats("t.txt", TraceFormat::Text);
-        assert_eq!((s.released, s.delivered, s.local, s.unreleased), (3, 3, 1, 2));
+        assert_eq!(
+            (s.released, s.delivered, s.local, s.unreleased),
+            (3, 3, 1, 2)
+        );
         assert_eq!(s.completion_cycle, None);
         // Held past their own cycles: 0, 25 - 1, 30 - 2.
         assert_eq!(s.dependency_wait_mean_cycles, (24.0 + 28.0) / 3.0);

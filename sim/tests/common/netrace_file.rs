@@ -60,7 +60,11 @@ pub fn raw(h: &NtHeader, packets: &[NtPacket]) -> Vec<u8> {
     b.push(0); // pad
     b.extend(h.cycles.to_le_bytes());
     b.extend(h.packets.unwrap_or(packets.len() as u64).to_le_bytes());
-    let notes_len = if h.notes.is_empty() { 0 } else { h.notes.len() as u32 + 1 };
+    let notes_len = if h.notes.is_empty() {
+        0
+    } else {
+        h.notes.len() as u32 + 1
+    };
     b.extend(notes_len.to_le_bytes());
     b.extend((h.regions.len() as u32).to_le_bytes());
     b.extend([0u8; 8]);
