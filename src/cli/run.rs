@@ -140,15 +140,21 @@ pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scena
         None => (String::new(), "built-in default scenario".to_string()),
     };
     let mut sc = checked(&text, sets, &origin)?;
-    // A trace named in the file is beside the file; one from `--set` is
-    // where the command line says.
+    resolve_trace(&mut sc, scenario.as_deref(), sets);
+    Ok(sc)
+}
+
+/// A trace named in the scenario file `file` is beside the file; one from
+/// `--set` is where the command line says (docs/scenario.md, "Trace
+/// replay"). The command line and the Python package's `from_file` share
+/// this.
+pub fn resolve_trace(sc: &mut Scenario, file: Option<&std::path::Path>, sets: &[String]) {
     let from_set = sets.iter().any(|s| {
         s.split_once('=')
             .is_some_and(|(k, _)| k.trim() == "traffic.trace")
     });
-    let dir = scenario.as_deref().and_then(std::path::Path::parent);
+    let dir = file.and_then(std::path::Path::parent);
     wormcast_sim::network::trace::resolve_path(&mut sc.traffic, dir, from_set);
-    Ok(sc)
 }
 
 /// Scenario text (from `origin`) with `--set` overrides, parsed and
