@@ -43,8 +43,10 @@ pub struct TraceMsg {
     /// Messages (indices into [`Trace::msgs`]) this one waits for, each
     /// with the cycles to wait after its delivery.
     pub deps: Vec<(u32, u64)>,
-    /// Where it was written, for error messages: `line 12`, `packet 40`.
-    pub origin: String,
+    /// Where it was written: its line (text) or packet id (netrace);
+    /// [`Trace::origin`] says it in words. A number, not text: a netrace
+    /// trace holds millions of messages.
+    pub origin: u64,
 }
 
 /// A whole trace, checked against the network it runs on.
@@ -53,6 +55,15 @@ pub struct Trace {
     pub msgs: Vec<TraceMsg>,
     /// netrace's benchmark name; empty for a text trace.
     pub benchmark: String,
+    /// What [`TraceMsg::origin`] counts: `line` or `packet`.
+    pub unit: &'static str,
+}
+
+impl Trace {
+    /// Where message `i` was written: `line 12`, `packet 40`.
+    pub fn origin(&self, i: usize) -> String {
+        format!("{} {}", self.unit, self.msgs[i].origin)
+    }
 }
 
 /// `traffic.trace` errors name the file and where in it.
@@ -199,7 +210,7 @@ pub fn from_netrace(
             },
             length: (bytes * 8).div_ceil(flit_width.max(1)).max(2),
             deps: Vec::new(),
-            origin: at,
+            origin: p.id as u64,
         });
     }
     for (i, p) in packets.iter().enumerate() {
@@ -216,6 +227,7 @@ pub fn from_netrace(
     Ok(Trace {
         msgs,
         benchmark: header.benchmark,
+        unit: "packet",
     })
 }
 
@@ -338,7 +350,7 @@ pub fn parse_text(text: &str, path: &str, nodes: Nodes, default_delay: u64) -> I
             dests,
             length,
             deps: Vec::new(),
-            origin: format!("line {n}"),
+            origin: n as u64,
         });
     }
     for (me, id, delay, n) in wanted {
@@ -361,6 +373,7 @@ pub fn parse_text(text: &str, path: &str, nodes: Nodes, default_delay: u64) -> I
     Ok(Trace {
         msgs,
         benchmark: String::new(),
+        unit: "line",
     })
 }
 
@@ -423,14 +436,14 @@ pub fn check_acyclic(trace: &Trace, path: &str) -> InputResult<()> {
     let circle: Vec<String> = walk[seen[i]..]
         .iter()
         .chain(std::iter::once(&i))
-        .map(|&k| format!("{} ({})", k, trace.msgs[k].origin))
+        .map(|&k| format!("{} ({})", k, trace.origin(k)))
         .collect();
     Err(InputError::new(
         field(path, "dependencies"),
         format!("{} messages in a cycle", n - done),
         format!(
             "no dependency cycle; message {} waits for itself through {}",
-            trace.msgs[i].origin,
+            trace.origin(i),
             circle.join(" -> ")
         ),
     ))
@@ -566,13 +579,13 @@ impl Replay {
             .deps
             .iter()
             .filter(|&&(u, _)| self.delivered_at[u as usize].is_none())
-            .map(|&(u, _)| self.trace.msgs[u as usize].origin.clone())
+            .map(|&(u, _)| self.trace.origin(u as usize))
             .collect();
         Some(format!(
             "{} of {} trace messages can never be sent: the message at {} waits for {}, never delivered",
             self.waiting.iter().filter(|&&w| w > 0).count(),
             self.trace.msgs.len(),
-            m.origin,
+            self.trace.origin(i),
             missing.join(", ")
         ))
     }
@@ -598,9 +611,14 @@ impl super::Network {
         let trace = load(&self.scenario.traffic, nodes, self.v.params.flit.width)?;
         if self.v.scheme.is_some() {
             let path = &self.scenario.traffic.trace;
-            for m in trace.msgs.iter().filter(|m| !m.dests.is_empty()) {
+            for (i, m) in trace
+                .msgs
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| !m.dests.is_empty())
+            {
                 self.plan(m.source, &m.dests, 0).map_err(|e| InputError {
-                    field: field(path, &format!("{}: {}", m.origin, e.field)),
+                    field: field(path, &format!("{}: {}", trace.origin(i), e.field)),
                     ..e
                 })?;
             }
@@ -711,7 +729,7 @@ mod tests {
             dests: vec![1],
             length: 2,
             deps: deps.to_vec(),
-            origin: format!("line {cycle}"),
+            origin: cycle,
         }
     }
 
@@ -728,6 +746,7 @@ mod tests {
                 msg(4, &[(3, 0)]),
             ],
             benchmark: String::new(),
+            unit: "line",
         };
         assert!(check_acyclic(&trace, "t.txt")
             .unwrap_err()
