@@ -27,5 +27,5 @@ while :; do
   echo "round $rounds done: $((now - start)) s"
   [ $((now - start)) -ge "$budget" ] && break
 done
-# 5 sim harnesses + 1 argv harness, each WORMCAST_FUZZ_CASES cases a round.
-echo "fuzz: $rounds rounds x 6 harnesses x $WORMCAST_FUZZ_CASES cases = $((rounds * 6 * WORMCAST_FUZZ_CASES)) cases in $(( $(date +%s) - start )) s"
+# 7 sim harnesses + 1 argv harness, each WORMCAST_FUZZ_CASES cases a round.
+echo "fuzz: $rounds rounds x 8 harnesses x $WORMCAST_FUZZ_CASES cases = $((rounds * 8 * WORMCAST_FUZZ_CASES)) cases in $(( $(date +%s) - start )) s"

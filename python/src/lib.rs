@@ -63,7 +63,12 @@ fn bad(msg: impl Into<String>) -> PyErr {
 /// the same error text (the key, the value, what is allowed, and the
 /// `--set` or file line that gave it).
 fn load(text: &str, sets: &[String], origin: &str) -> PyResult<Scenario> {
-    cli::run::checked(text, sets, origin).map_err(bad)
+    let mut sc = cli::run::checked(text, sets, origin).map_err(bad)?;
+    // `Scenario.from_file` names its file as the origin: a trace is then
+    // beside it, as with `--scenario`.
+    let file = std::path::Path::new(origin);
+    cli::run::resolve_trace(&mut sc, file.is_file().then_some(file), sets);
+    Ok(sc)
 }
 
 /// What the caller asked to see while work runs: a terminal bar, a Python

@@ -233,6 +233,17 @@ pub struct TrafficCfg {
     /// on a running network (`network::raw`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub raw: Vec<crate::network::raw::RawWormCfg>,
+    /// `pattern = "trace"`: the trace file (`network::trace`), relative to
+    /// the scenario file's folder ...
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub trace: String,
+    /// ... in this format: `text` (default) or `netrace` ...
+    #[serde(with = "crate::error::text", skip_serializing_if = "is_default")]
+    pub trace_format: TraceFormat,
+    /// ... and the cycles a message waits after a dependency's delivery
+    /// when the trace gives none (every netrace dependency).
+    #[serde(skip_serializing_if = "is_default")]
+    pub trace_delay: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -339,6 +350,9 @@ impl Default for TrafficCfg {
             reply_length: 0,
             messages: Vec::new(),
             raw: Vec::new(),
+            trace: String::new(),
+            trace_format: Default::default(),
+            trace_delay: 0,
         }
     }
 }
@@ -386,12 +400,24 @@ fn is_default_duty(v: &f64) -> bool {
 }
 
 named_enum! {
+    /// `traffic.trace_format`: how `traffic.trace` is written
+    /// (`network::trace`, `network::netrace`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum TraceFormat("traffic.trace_format") {
+        #[default]
+        Text = "text",
+        Netrace = "netrace",
+    }
+}
+
+named_enum! {
     /// `traffic.pattern`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum Pattern("pattern") {
         Poisson = "poisson",
         Scripted = "scripted",
         None = "none",
+        Trace = "trace",
     }
 }
 
@@ -643,6 +669,7 @@ impl Scenario {
         }
         let t = &self.traffic;
         t.check()?;
+        t.check_trace()?;
         let dest_range = t.dest_range(topo.nodes())?;
         let scheme = t.scheme(routing, ftmesh.as_ref())?;
         // LIN and XY-path multicasts start at the origin only.
@@ -1120,6 +1147,86 @@ impl TrafficCfg {
             ));
         }
         Ok(Some(k))
+    }
+}
+
+impl TrafficCfg {
+    /// The trace keys of the `[traffic]` section, checked against each other:
+    /// `pattern = "trace"` needs a file and takes it alone, the generated
+    /// traffic's own knobs stay at their defaults (a trace fixes injection
+    /// times, destinations and lengths; a value there would be silently
+    /// ignored otherwise), and the trace keys need a trace.
+    pub fn check_trace(&self) -> InputResult<()> {
+        let t = self;
+        let trace = t.pattern == Pattern::Trace;
+        if trace && t.trace.trim().is_empty() {
+            return Err(InputError::new(
+                "traffic.trace",
+                "\"\"",
+                "the path of a trace file with pattern = \"trace\" (docs/scenario.md, \"Trace replay\")",
+            ));
+        }
+        if !trace {
+            let set = [
+                ("traffic.trace", !t.trace.is_empty(), t.trace.clone()),
+                (
+                    "traffic.trace_format",
+                    t.trace_format != TraceFormat::default(),
+                    t.trace_format.to_string(),
+                ),
+                (
+                    "traffic.trace_delay",
+                    t.trace_delay != 0,
+                    t.trace_delay.to_string(),
+                ),
+            ];
+            if let Some((key, _, value)) = set.into_iter().find(|s| s.1) {
+                return Err(InputError::new(
+                    key,
+                    value,
+                    format!(
+                        "none unless traffic.pattern = \"trace\" (it is \"{}\")",
+                        t.pattern
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        let d = TrafficCfg::default();
+        let ignored = [
+            ("traffic.rate", t.rate != d.rate, t.rate.to_string()),
+            (
+                "traffic.multicast_fraction",
+                t.multicast_fraction != d.multicast_fraction,
+                t.multicast_fraction.to_string(),
+            ),
+            (
+                "traffic.destinations",
+                t.destinations != d.destinations,
+                t.destinations.to_string(),
+            ),
+            ("traffic.length", t.length != d.length, t.length.to_string()),
+            (
+                "traffic.length_max",
+                t.length_max != d.length_max,
+                t.length_max.to_string(),
+            ),
+        ];
+        if let Some((key, _, value)) = ignored.into_iter().find(|s| s.1) {
+            return Err(InputError::new(
+                key,
+                value,
+                "its default with pattern = \"trace\" (the trace gives every message's cycle, destinations and length; scale a trace's load by editing it, docs/decisions.md)",
+            ));
+        }
+        if t.trace_delay > MAX_CYCLES {
+            return Err(InputError::new(
+                "traffic.trace_delay",
+                t.trace_delay,
+                "0 to 1e9 cycles",
+            ));
+        }
+        Ok(())
     }
 }
 

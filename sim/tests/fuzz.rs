@@ -1,6 +1,7 @@
 //! Fuzz harnesses on stable Rust (proptest): the scenario parser and
 //! validator, the router's header decode and malformed-input handling on
-//! one router, and raw flits on a small running fabric.
+//! one router, raw flits on a small running fabric, and trace files (text
+//! and netrace) replayed on a small network.
 //!
 //! Invariants: never a panic, never a hang (every loop has a cycle bound
 //! and a case that hits it fails); a router never wedges: once every stream
@@ -608,5 +609,172 @@ fn raw_flit(f: Flit) -> String {
             ["", "body", "tail", "reserved"][k as usize],
             (f >> 2) & fmt.payload_mask()
         ),
+    }
+}
+
+// ------------------------------------------------------------------ traces
+
+/// One token of a text trace line: mostly of the shapes the format has
+/// (cycles, `X,Y` nodes near and past a 4×4 network's edge, `;` lists,
+/// ids and dependencies with delays), sometimes noise.
+fn trace_token() -> impl Strategy<Value = String> {
+    let node = (-1i32..6, -1i32..6).prop_map(|(x, y)| format!("{x},{y}"));
+    prop_oneof![
+        3 => (0u64..300).prop_map(|c| c.to_string()),
+        3 => node.clone(),
+        2 => prop::collection::vec(node, 1..4).prop_map(|v| v.join(";")),
+        2 => (0u32..6).prop_map(|k| format!("id=m{k}")),
+        2 => (0u32..6, prop::option::of(0u64..40)).prop_map(|(k, d)| match d {
+            Some(d) => format!("dep=m{k}+{d}"),
+            None => format!("dep=m{k}"),
+        }),
+        1 => prop::sample::select(vec![
+            "#", "# comment", "", "dep=", "id=", "dep=m1+", "dep=m1+-3", "1e3", "-5",
+            "99999999999999999999", "0,0;", ";", "+", "id=a b", "dom\u{e9}", "\t", "4294967297",
+        ])
+        .prop_map(str::to_string),
+    ]
+}
+
+/// A text trace: mostly well formed (distinct ids `m0`, `m1`, ...,
+/// dependencies on any line, cycles included, which the loader refuses),
+/// one token sometimes swapped for another; or lines of any tokens.
+fn trace_text() -> impl Strategy<Value = String> {
+    let node = (0u32..4, 0u32..4);
+    let line = (
+        0u64..200,
+        node.clone(),
+        prop::collection::vec(node, 1..4),
+        2u32..12,
+        prop::collection::vec((0usize..8, prop::option::of(0u64..40)), 0..3),
+    );
+    let shaped = (
+        prop::collection::vec(line, 1..8),
+        prop::option::of((0usize..40, trace_token())),
+    )
+        .prop_map(|(lines, swap)| {
+            let n = lines.len();
+            let mut toks: Vec<Vec<String>> = Vec::new();
+            for (i, (c, s, d, l, deps)) in lines.into_iter().enumerate() {
+                let xy = |(x, y): (u32, u32)| format!("{x},{y}");
+                let mut d: Vec<(u32, u32)> = d.into_iter().filter(|&u| u != s).collect();
+                d.dedup();
+                if d.is_empty() {
+                    d.push(((s.0 + 1) % 4, s.1));
+                }
+                let mut t = vec![
+                    c.to_string(),
+                    xy(s),
+                    d.iter().map(|&u| xy(u)).collect::<Vec<_>>().join(";"),
+                    l.to_string(),
+                    format!("id=m{i}"),
+                ];
+                for (j, delay) in deps {
+                    let j = j % n;
+                    if j != i {
+                        t.push(match delay {
+                            Some(dl) => format!("dep=m{j}+{dl}"),
+                            None => format!("dep=m{j}"),
+                        });
+                    }
+                }
+                toks.push(t);
+            }
+            if let Some((k, tok)) = swap {
+                let all: usize = toks.iter().map(|t| t.len()).sum();
+                let mut k = k % all;
+                for t in &mut toks {
+                    if k < t.len() {
+                        t[k] = tok;
+                        break;
+                    }
+                    k -= t.len();
+                }
+            }
+            toks.iter()
+                .map(|t| t.join(" "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+    let noise = prop::collection::vec(prop::collection::vec(trace_token(), 0..7), 0..8)
+        .prop_map(|l| l.iter().map(|t| t.join(" ")).collect::<Vec<_>>().join("\n"));
+    prop_oneof![3 => shaped, 1 => noise]
+}
+
+fn trace_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wormcast-fuzz-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// A 4×4 torus replaying `path` for at most 600 cycles.
+fn trace_scenario(path: &std::path::Path, format: &str) -> Scenario {
+    let sets = [
+        "network.topology=\"torus:4x4\"".to_string(),
+        "traffic.pattern=\"trace\"".into(),
+        format!("traffic.trace=\"{}\"", path.display()),
+        format!("traffic.trace_format=\"{format}\""),
+        "run.warmup=0".into(),
+        "run.cycles=300".into(),
+        "run.drain_cycles=300".into(),
+    ];
+    Scenario::from_toml("", &sets, "fuzz").unwrap()
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// Any text trace: an `InputError` naming `traffic.trace`, or a run
+    /// that ends in time with a clean scoreboard and every released
+    /// message created no earlier than its cycle.
+    #[test]
+    fn trace_text_never_panics(text in trace_text()) {
+        let p = trace_file("fuzz.txt", text.as_bytes());
+        match Network::new(&trace_scenario(&p, "text")) {
+            Err(e) => prop_assert!(e.field.starts_with("traffic.trace"), "{e}"),
+            Ok(mut net) => {
+                let r = net.run(&mut |_| true);
+                prop_assert!(r.cycles <= 600, "{}", r.cycles);
+                prop_assert!(r.scoreboard_clean());
+                let t = net.trace.as_ref().unwrap();
+                for (i, m) in t.trace.msgs.iter().enumerate() {
+                    if let Some(at) = t.released_at[i] {
+                        prop_assert!(at >= m.cycle);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Any bytes, bzip2-compressed or not, as a netrace file: an
+    /// `InputError`, never a panic; the netrace magic and version in front
+    /// get the reader past the header now and then.
+    #[test]
+    fn netrace_bytes_never_panic(
+        body in prop::collection::vec(any::<u8>(), 0..400),
+        header in any::<bool>(),
+        compress in any::<bool>(),
+    ) {
+        let mut raw = Vec::new();
+        if header {
+            raw.extend(0x484A_5455u32.to_le_bytes());
+            raw.extend(1.0f32.to_le_bytes());
+        }
+        raw.extend(&body);
+        let bytes = if compress {
+            use std::io::Write;
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            e.write_all(&raw).unwrap();
+            e.finish().unwrap()
+        } else {
+            raw
+        };
+        let p = trace_file("fuzz.tra.bz2", &bytes);
+        if let Ok(mut net) = Network::new(&trace_scenario(&p, "netrace")) {
+            let r = net.run(&mut |_| true);
+            prop_assert!(r.cycles <= 600);
+        }
     }
 }

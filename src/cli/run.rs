@@ -146,7 +146,22 @@ pub fn load_checked(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scena
         Some(p) => (read_scenario(p)?, p.display().to_string()),
         None => (String::new(), "built-in default scenario".to_string()),
     };
-    checked(&text, sets, &origin)
+    let mut sc = checked(&text, sets, &origin)?;
+    resolve_trace(&mut sc, scenario.as_deref(), sets);
+    Ok(sc)
+}
+
+/// A trace named in the scenario file `file` is beside the file; one from
+/// `--set` is where the command line says (docs/scenario.md, "Trace
+/// replay"). The command line and the Python package's `from_file` share
+/// this.
+pub fn resolve_trace(sc: &mut Scenario, file: Option<&std::path::Path>, sets: &[String]) {
+    let from_set = sets.iter().any(|s| {
+        s.split_once('=')
+            .is_some_and(|(k, _)| k.trim() == "traffic.trace")
+    });
+    let dir = file.and_then(std::path::Path::parent);
+    wormcast_sim::network::trace::resolve_path(&mut sc.traffic, dir, from_set);
 }
 
 /// Scenario text (from `origin`) with `--set` overrides, parsed and
@@ -329,6 +344,28 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             report.unfinished_messages, sc.run.drain_cycles
         );
     }
+    let stalled = report.stop_reason == "trace stalled";
+    if stalled {
+        let why = (net.trace.as_ref())
+            .and_then(|t| t.stalled())
+            .unwrap_or_default();
+        eprintln!(
+            "error: the trace replay stalled at cycle {}: {why} (the report covers the run so far)",
+            report.cycles
+        );
+    }
+    if let Some(t) = report
+        .trace
+        .as_ref()
+        .filter(|t| t.unreleased > 0 && !stalled)
+    {
+        // A window shorter than the trace is a way to replay its start:
+        // said, not an error.
+        eprintln!(
+            "note: {} of {} trace messages were never released (the run ended at cycle {}; raise run.cycles to replay the whole trace)",
+            t.unreleased, t.messages, report.cycles
+        );
+    }
     if report.deadlock {
         eprintln!(
             "error: the network deadlocked (the run stopped at cycle {})",
@@ -344,7 +381,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             report.corrupted_flits
         );
     }
-    let clean = !report.deadlock && !stuck && report.scoreboard_clean();
+    let clean = !report.deadlock && !stuck && !stalled && report.scoreboard_clean();
     Ok(if interrupted() {
         // Conventional status for SIGINT: the run is incomplete, whatever
         // the report says.

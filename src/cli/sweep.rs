@@ -118,10 +118,19 @@ pub fn points(
     }
     // The scenario's own topology, before any scheme sets its routing: a
     // mesh scheme on a torus is the scheme's error, not the routing's.
-    let base_topology = wormcast_sim::scenario::Scenario::from_toml(base_text, sets, origin)
-        .map_err(|e| e.to_string())?
-        .network
-        .topology;
+    let base = wormcast_sim::scenario::Scenario::from_toml(base_text, sets, origin)
+        .map_err(|e| e.to_string())?;
+    if base.traffic.pattern == wormcast_sim::scenario::Pattern::Trace {
+        // A sweep varies traffic.rate; a trace fixes its own injection
+        // times (docs/decisions.md, "Trace replay and sweeps").
+        return Err(InputError::new(
+            "traffic.pattern",
+            "trace",
+            "a generated workload (poisson) for `wormcast sweep`, which varies traffic.rate: a trace sets its own injection times and dependencies; replay it with `wormcast run` (docs/scenario.md, \"Trace replay\")",
+        )
+        .to_string());
+    }
+    let base_topology = base.network.topology;
     let listed = schemes.join(",");
     let mut jobs = Vec::new();
     for s in schemes {

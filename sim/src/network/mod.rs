@@ -15,6 +15,7 @@ pub mod collective;
 pub mod collective_run;
 pub mod message;
 pub mod multicast;
+pub mod netrace;
 pub mod ni;
 pub mod patterns;
 pub mod process;
@@ -22,6 +23,7 @@ pub mod raw;
 pub mod records;
 pub mod stats;
 pub mod transactions;
+pub mod trace;
 pub mod twin;
 
 use crate::config::{RouterConfig, RoutingKind};
@@ -135,6 +137,8 @@ pub struct Network {
     pub raw_sent: u64,
     /// TAILs of raw worms consumed by NIs (intact or truncated).
     pub raw_tails: u64,
+    /// `pattern = "trace"`: the trace being replayed (`network::trace`).
+    pub trace: Option<trace::Replay>,
 }
 
 impl Network {
@@ -249,6 +253,7 @@ impl Network {
             raw_next: 0,
             raw_sent: 0,
             raw_tails: 0,
+            trace: None,
         };
         net.resolve_raw()?;
         if (0..n).any(|u| net.v.excluded(u)) {
@@ -271,6 +276,9 @@ impl Network {
             }
         }
         net.v.scripted.sort_by_key(|m| m.cycle);
+        if net.v.pattern == Pattern::Trace {
+            net.attach_trace()?;
+        }
         Ok(net)
     }
 
@@ -576,6 +584,10 @@ impl Network {
     /// and the closed loop, if any, answers it this cycle.
     fn message_completed(&mut self, msg: u32) {
         self.incomplete -= 1;
+        if let Some(t) = &mut self.trace {
+            let at = self.msgs[msg as usize].finished().expect("complete");
+            t.delivered(msg, at);
+        }
         if let Some(c) = &mut self.closed {
             c.completed.push(msg);
         }
@@ -742,6 +754,9 @@ impl Network {
         }
         if now >= self.gen_until {
             return;
+        }
+        if self.trace.is_some() {
+            self.release_trace(now);
         }
         while let Some(&Reverse((t, u))) = self.arrivals.peek() {
             if t > now {
@@ -1215,6 +1230,10 @@ impl Network {
                 .is_some_and(|c| c.completed.is_some())
             {
                 self.stop_reason = "collective complete".into();
+                break;
+            }
+            if let Some(reason) = self.trace_stop() {
+                self.stop_reason = reason.into();
                 break;
             }
             if now >= w1 && self.all_done() {

@@ -147,6 +147,10 @@ pub struct Report {
     /// (`network::collective`); absent without a collective.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collective: Option<CollectiveStats>,
+    /// `pattern = "trace"`: what the replay got through
+    /// (`network::trace`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<super::trace::TraceStats>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -326,6 +330,12 @@ impl Report {
                 .as_ref()
                 .map(|c| CoherenceStats::of(c, w0, w1.min(cycles), active)),
             collective: (net.collective.as_ref()).map(|c| CollectiveStats::of(c, &net.v.topo)),
+            trace: (net.trace.as_ref()).map(|t| {
+                t.stats(
+                    &net.scenario.traffic.trace,
+                    net.scenario.traffic.trace_format,
+                )
+            }),
         }
     }
 
@@ -385,6 +395,23 @@ impl Report {
             self.truncated_messages
         );
         let _ = writeln!(s, "  router errors         {}", self.router_errors);
+        if let Some(t) = &self.trace {
+            let _ = writeln!(
+                s,
+                "  trace                 {} messages ({} dependencies): {} released, {} delivered ({} local), {} never released; held {:.1} cycles on average by dependencies; {}",
+                t.messages,
+                t.dependencies,
+                t.released,
+                t.delivered,
+                t.local,
+                t.unreleased,
+                t.dependency_wait_mean_cycles,
+                match t.completion_cycle {
+                    Some(c) => format!("complete at cycle {c}"),
+                    None => "not complete".to_string(),
+                }
+            );
+        }
         if self.raw_worms_sent > 0 {
             let _ = writeln!(
                 s,
@@ -519,6 +546,7 @@ fn traffic_words(net: &Network) -> String {
                 h.mean()
             )
         }
+        Pattern::Trace => format!("trace {} ({})", t.trace, t.trace_format),
         Pattern::Poisson => {
             let (a, b) = net.v.dest_range;
             let dests = if a == b {
