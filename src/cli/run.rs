@@ -335,7 +335,19 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             report.corrupted_flits
         );
     }
-    let clean = !report.deadlock && !stuck && report.scoreboard_clean();
+    // The memory budget cut the run short: its report is written, but it
+    // is not the run that was asked for.
+    let over_budget = report.stop_reason.starts_with("message budget");
+    if over_budget {
+        eprintln!(
+            "error: the run stopped at cycle {} holding {} messages, past run.max_messages = {} (the memory budget; the report covers the cycles simulated); allowed: a lower traffic.rate or shorter run, or a larger run.max_messages (at most 4e9; about {} bytes each)",
+            report.cycles,
+            report.delivered_messages + report.lost_messages + report.unfinished_messages,
+            net.max_messages,
+            wormcast_sim::network::budget::BUDGET_BYTES_PER_MESSAGE
+        );
+    }
+    let clean = !report.deadlock && !stuck && !over_budget && report.scoreboard_clean();
     Ok(if interrupted() {
         // Conventional status for SIGINT: the run is incomplete, whatever
         // the report says.

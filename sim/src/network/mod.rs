@@ -9,6 +9,7 @@
 //! from per-node ChaCha streams derived from the seed, so results depend on
 //! nothing but the scenario.
 
+pub mod budget;
 pub mod closed;
 pub mod message;
 pub mod multicast;
@@ -125,6 +126,9 @@ pub struct Network {
     pub raw_sent: u64,
     /// TAILs of raw worms consumed by NIs (intact or truncated).
     pub raw_tails: u64,
+    /// `run.max_messages`, resolved (`budget`): the run stops when it
+    /// holds more messages.
+    pub max_messages: u64,
 }
 
 impl Network {
@@ -225,6 +229,10 @@ impl Network {
             raw_next: 0,
             raw_sent: 0,
             raw_tails: 0,
+            max_messages: match scenario.run.max_messages {
+                0 => budget::auto_max_messages(),
+                n => n,
+            },
         };
         net.resolve_raw()?;
         if (0..n).any(|u| net.v.excluded(u)) {
@@ -1168,6 +1176,11 @@ impl Network {
             let now = self.cycle();
             if now.is_multiple_of(check) && self.check_deadlock() {
                 self.stop_reason = "deadlock".into();
+                break;
+            }
+            if self.msgs.len() as u64 > self.max_messages {
+                self.stop_reason =
+                    format!("message budget (run.max_messages = {})", self.max_messages);
                 break;
             }
             if now >= w1 && self.all_done() {
