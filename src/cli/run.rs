@@ -195,6 +195,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+    if !a.quiet {
+        if let Some(w) = overload_warning(&net) {
+            eprintln!("{w}");
+        }
+    }
     // Every output is checked before simulating: a bad path
     // costs nothing, and `-` sends the summary to stderr.
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
@@ -273,7 +278,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     // Files first, then the summary: a closed stdout pipe ends the program
     // after everything asked for is on disk.
     if let Some(d) = &json {
-        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        let file = RunJson {
+            report: &report,
+            provenance: crate::cli::provenance::Provenance::new(
+                "run",
+                a.scenario.as_deref(),
+                &a.sets,
+                &sc,
+            ),
+        };
+        let text = serde_json::to_string_pretty(&file).expect("report serialises");
         if let Err(e) = d.write((text + "\n").as_bytes()) {
             errors.push(e);
         }
@@ -356,6 +370,38 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// `run --json`: the report's keys, then what produced it.
+#[derive(serde::Serialize)]
+struct RunJson<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    provenance: crate::cli::provenance::Provenance,
+}
+
+/// How far past its capacity the offered load must be for a warning: the
+/// capacity is an upper bound, and runs just past saturation are asked
+/// for on purpose (latency curves); a factor of 2 is overload whatever
+/// the bound leaves out.
+pub const OVERLOAD_FACTOR: f64 = 2.0;
+
+/// A warning when the offered load is more than [`OVERLOAD_FACTOR`] times
+/// the network's estimated capacity (`network::capacity`): such a run
+/// accepts only the capacity, its source queues grow for the whole run,
+/// and on a large network it takes long before the summary shows it.
+pub fn overload_warning(net: &Network) -> Option<String> {
+    let c = wormcast_sim::network::capacity::estimate(&net.scenario, &net.v, &net.trees)?;
+    let rate = net.scenario.traffic.rate;
+    (rate > OVERLOAD_FACTOR * c.rate).then(|| {
+        format!(
+            "warning: the offered load traffic.rate = {} msgs/node/cycle is {:.0}× this network's estimated capacity of at most {} msgs/node/cycle (bound by the {}; docs/decisions.md, \"Overload warning\"): the source queues will grow for the whole run and latency will be the run's length",
+            wormcast_sim::decimal::fmt_rate(rate),
+            rate / c.rate,
+            wormcast_sim::decimal::fmt_rate(c.rate),
+            c.bound
+        )
     })
 }
 

@@ -10,6 +10,7 @@
 //! nothing but the scenario.
 
 pub mod budget;
+pub mod capacity;
 pub mod closed;
 pub mod message;
 pub mod multicast;
