@@ -250,3 +250,203 @@ fn result_files_carry_their_provenance() {
     assert_eq!(s["points"][3]["load"], 0.0005);
     assert_eq!(s["scenario"], "built-in default scenario");
 }
+
+/// Runs `wormcast ARGS` on a pseudo-terminal (`script`), so progress bars
+/// that only a terminal sees are drawn; returns what the terminal got.
+fn on_terminal(args: &[&str]) -> (Option<i32>, String) {
+    let bin = env!("CARGO_BIN_EXE_wormcast");
+    let cmd = std::iter::once(format!("'{bin}'"))
+        .chain(args.iter().map(|a| format!("'{a}'")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("`script` (util-linux) runs the command on a pseudo-terminal");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).to_string(),
+    )
+}
+
+/// `trees` on a large torus shows the progress of its all-pairs metrics
+/// on a terminal, and nothing of it in a pipe.
+#[test]
+fn trees_shows_progress_on_a_terminal() {
+    let (code, tty) = on_terminal(&["trees", "--topology", "torus:96x96"]);
+    assert_eq!(code, Some(0), "{tty}");
+    assert!(tty.contains("all-pairs tree distances"), "{tty}");
+    assert!(tty.contains("/9216 source nodes"), "{tty}");
+    assert!(tty.contains("combined diameter"), "{tty}");
+    let o = wormcast(&["trees", "--topology", "torus:96x96"]);
+    assert!(!stderr(&o).contains("source nodes"), "{}", stderr(&o));
+}
+
+/// BRCP minimal with one consumption channel on a 4×4 mesh: hundreds of
+/// candidate cycles, none of which a worm forms.
+const BRCP_ONE_POOL: &[&str] = &[
+    "verify",
+    "--scenario",
+    concat!(env!("CARGO_MANIFEST_DIR"), "/examples/mesh-16x16-brcp.toml"),
+    "--set",
+    "network.topology=mesh:4x4",
+    "--set",
+    "network.consumption_channels=1",
+];
+
+/// The witness search stops at `--search-limit` and the verdict says so
+/// (text and JSON); the one-wait cycle no worm forms is explained.
+#[test]
+fn verify_search_is_bounded_and_says_so() {
+    let json = tmp("verify-limit.json");
+    let mut args = BRCP_ONE_POOL.to_vec();
+    args.extend(["--search-limit", "5", "--json", json.to_str().unwrap()]);
+    let t0 = Instant::now();
+    let o = wormcast(&args);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(t0.elapsed() < Duration::from_secs(30));
+    assert!(
+        out.contains("witness search: stopped at its limit of 5 candidate cycles"),
+        "{out}"
+    );
+    assert!(
+        out.contains("only a worm passing this router twice"),
+        "{out}"
+    );
+    assert!(
+        out.contains("probably one of the model's, not a deadlock"),
+        "{out}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["candidates_tried"], 5);
+    assert_eq!(v["search_limit"], 5);
+    assert_eq!(v["search_limit_reached"], true);
+    rejects(&["verify", "--search-limit", "0"], "--search-limit", "0");
+}
+
+/// On a terminal the configuration and model lines come before the
+/// search, which shows its progress.
+#[test]
+fn verify_prints_the_model_first_and_shows_progress() {
+    let mut args = BRCP_ONE_POOL.to_vec();
+    args.extend(["--search-limit", "40"]);
+    let (code, tty) = on_terminal(&args);
+    assert_eq!(code, Some(1), "{tty}");
+    let model = tty
+        .find("model: 64 visits")
+        .unwrap_or_else(|| panic!("{tty}"));
+    let bar = tty
+        .find("/40 candidate cycles")
+        .unwrap_or_else(|| panic!("{tty}"));
+    let verdict = tty
+        .find("DEPENDENCY CYCLE")
+        .unwrap_or_else(|| panic!("{tty}"));
+    assert!(model < bar && bar < verdict, "{tty}");
+}
+
+/// XY-path multicasts start at the origin only, so the scenario check
+/// refuses them with random sources; `verify` needs only the network and
+/// the scheme and checks it.
+#[test]
+fn verify_checks_xy_path_from_the_command_line() {
+    let o = wormcast(&[
+        "verify",
+        "--set",
+        "network.topology=mesh:4x4",
+        "--set",
+        "network.routing=dor",
+        "--set",
+        "traffic.multicast_scheme=xy-path",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(out.contains("multicast scheme xy-path"), "{out}");
+    // Network values are still checked.
+    rejects(
+        &["verify", "--set", "network.buffer_depth=99"],
+        "network.buffer_depth",
+        "99",
+    );
+}
+
+/// SPAM's verdict says why its consumption channel count cannot matter.
+#[test]
+fn verify_spam_says_consumption_channels_do_not_matter() {
+    let spam = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/spam-8x8-mixed.toml");
+    let mut models = Vec::new();
+    for c in ["1", "3"] {
+        let o = wormcast(&[
+            "verify",
+            "--scenario",
+            spam,
+            "--set",
+            &format!("network.consumption_channels={c}"),
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        assert!(
+            out.contains("model is the same for any number of consumption channels"),
+            "{out}"
+        );
+        let model = out.lines().find(|l| l.starts_with("model:")).unwrap();
+        models.push(model.split(", analysed").next().unwrap().to_string());
+    }
+    assert_eq!(models[0], models[1]);
+}
+
+/// `--engine verilator` says it is building, and where, before a first
+/// build (which takes minutes on a large fabric), not on a cache hit; the
+/// summary says the Verilog matched the native model and for how long.
+/// One Verilator build of a 2×2 router module (about 30 s on a loaded
+/// 2-core VM).
+#[test]
+fn verilator_engine_says_it_builds_and_that_it_matched() {
+    let cache = tmp("verilator-cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_wormcast"))
+            .args([
+                "run",
+                "--engine",
+                "verilator",
+                "--verilator-build",
+                "hierarchical",
+                "--set",
+                "network.topology=torus:2x2",
+                "--set",
+                "run.warmup=0",
+                "--set",
+                "run.cycles=300",
+            ])
+            .env("WORMCAST_CACHE_DIR", &cache)
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    let (out, err) = (String::from_utf8_lossy(&first.stdout), stderr(&first));
+    assert_eq!(first.status.code(), Some(0), "{out}{err}");
+    let building = err
+        .lines()
+        .find(|l| l.starts_with("engine verilator: building"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(building.contains(cache.to_str().unwrap()), "{building}");
+    let cycles = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("cycles simulated"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        out.contains(&format!(
+            "the generated Verilog matched the native model at every NI port for all {cycles} cycles"
+        )),
+        "{out}"
+    );
+    let second = run();
+    let err2 = stderr(&second);
+    assert_eq!(second.status.code(), Some(0), "{err2}");
+    assert!(!err2.contains("engine verilator: building"), "{err2}");
+    assert!(err2.contains("from the cache"), "{err2}");
+    let _ = std::fs::remove_dir_all(&cache);
+}
