@@ -5,8 +5,8 @@
 //! harness runs what parses. Invariant: exit status 0, 1 or 2 only, a
 //! message on stderr with status 2, no panic, and an end within
 //! [`CASE_LIMIT`]. `WORMCAST_FUZZ_RUN_CASES` sets the case count
-//! (default 24; `scripts/fuzz.sh` runs more); docs/reliability.md has the
-//! figures.
+//! (default 24; `scripts/fuzz.sh` runs more), `WORMCAST_FUZZ_RUN_LOG` a
+//! file that gets one line per case; docs/reliability.md has the figures.
 //!
 //! `bench` and `crosscheck` are left out: they run fixed benchmark
 //! scenarios for minutes by design. `mtree` gets `--trials 2` first (its
@@ -186,7 +186,7 @@ proptest! {
             argv.push(format!("--{long}"));
             if *takes {
                 // A listed value (enums) or one of the pool.
-                let value = if *listed && !values.is_empty() {
+                let value = if listed && !values.is_empty() {
                     values[v % values.len()].clone()
                 } else {
                     VALUES[v % VALUES.len()].to_string()
@@ -197,6 +197,14 @@ proptest! {
         let Some((code, stderr, took)) = run_case(&argv) else {
             panic!("{argv:?}: still running after {CASE_LIMIT:?}");
         };
+        // `WORMCAST_FUZZ_RUN_LOG=FILE`: one line per case (status, seconds,
+        // subcommand), for the figures of docs/reliability.md.
+        if let Ok(log) = std::env::var("WORMCAST_FUZZ_RUN_LOG") {
+            use std::io::Write;
+            if let Ok(mut f) = std::fs::OpenOptions::new().append(true).create(true).open(log) {
+                let _ = writeln!(f, "{code:?} {:.2} {sub}", took.as_secs_f64());
+            }
+        }
         prop_assert!(!stderr.contains("panicked"), "{argv:?}: {stderr}");
         prop_assert!(
             matches!(code, Some(0..=2)),
