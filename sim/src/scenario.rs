@@ -244,9 +244,34 @@ pub struct RunCfg {
     /// ([`crate::network::budget::auto_max_messages`]).
     #[serde(skip_serializing_if = "is_default")]
     pub max_messages: u64,
+    /// Threads that step this run's routers (`fabric::stripes`); results
+    /// are bit-identical for every value. 0: chosen from the network's size
+    /// ([`RunCfg::threads_for`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub threads: usize,
 }
 
+/// `run.threads` above this is refused: far past any useful split of a
+/// 256×256 fabric, and it bounds the threads a typo could start.
+pub const MAX_THREADS: usize = 256;
+
+/// Routers from which `run.threads = 0` steps a run on two threads or
+/// more (docs/performance.md, "One run on several threads").
+pub const THREADS_FROM_ROUTERS: u32 = 64 * 64;
+
 impl RunCfg {
+    /// The threads a run of `routers` routers uses: `run.threads`, or for
+    /// 0 every core (at most `cores`) on fabrics of
+    /// [`THREADS_FROM_ROUTERS`] routers or more and one below, where the
+    /// threads' fork and join cost more than they save.
+    pub fn threads_for(&self, routers: u32, cores: usize) -> usize {
+        match self.threads {
+            0 if routers >= THREADS_FROM_ROUTERS => cores.max(1),
+            0 => 1,
+            n => n,
+        }
+    }
+
     /// End of the measurement window (`warmup + cycles`), checked.
     pub fn window_end(&self) -> Option<u64> {
         self.warmup.checked_add(self.cycles)
@@ -331,6 +356,7 @@ impl Default for RunCfg {
             drain_cycles: 100_000,
             deadlock_threshold: 2_000,
             max_messages: 0,
+            threads: 0,
         }
     }
 }
@@ -1215,6 +1241,13 @@ impl RunCfg {
                 "run.max_messages",
                 self.max_messages,
                 "0 (derived from memory) to 4e9 (message ids are 32 bits)",
+            ));
+        }
+        if self.threads > MAX_THREADS {
+            return Err(InputError::new(
+                "run.threads",
+                self.threads,
+                format!("0 (chosen from the network's size) to {MAX_THREADS}"),
             ));
         }
         if self.total_cycles().is_none() {
