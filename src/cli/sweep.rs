@@ -16,9 +16,9 @@
 
 use crate::cli::interrupt;
 use crate::cli::output::{self, Dest};
-pub use crate::cli::provenance::Provenance;
+use crate::cli::provenance::Provenance;
 use crate::cli::shard::{fingerprint, ShardSpec};
-use crate::cli::sweep_out::parse_loads;
+pub use crate::cli::sweep_out::parse_loads;
 use crate::cli::sweep_out::{exit_code, parse_schemes, plot, Point, ShardInfo, SweepOut};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
