@@ -3,13 +3,27 @@
 //! simulated). Invariant: never a panic; clap answers with a parse or a
 //! usage error. `WORMCAST_FUZZ_CASES` sets the case count
 //! (`scripts/fuzz.sh`); docs/reliability.md has the figures.
+//! `tests/cli_fuzz_runs.rs` runs what parses: subcommands with random
+//! subsets of their flags, as processes.
 
 use clap::{CommandFactory, Parser};
 use proptest::prelude::*;
 use wormcast::cli::Cli;
 
 const SUBCOMMANDS: &[&str] = &[
-    "run", "bench", "sweep", "trees", "route", "ftree", "mtree", "verilog", "help", "",
+    "run",
+    "bench",
+    "sweep",
+    "sweep-merge",
+    "trees",
+    "route",
+    "ftree",
+    "mtree",
+    "crosscheck",
+    "verify",
+    "verilog",
+    "help",
+    "",
 ];
 
 /// Every long option some subcommand takes, plus a few that none does.
@@ -56,6 +70,7 @@ const FLAGS: &[&str] = &[
     "scenario",
     "scheme",
     "schemes",
+    "search-limit",
     "seed",
     "set",
     "setup-cycles",

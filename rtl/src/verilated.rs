@@ -518,6 +518,18 @@ pub fn build(g: &Generated, cache: &Path) -> Result<(PathBuf, bool), String> {
 /// [`build`] as `mode` says ([`BuildMode::Auto`]: by the router count).
 /// A hierarchical build is cached per router module, not per fabric.
 pub fn build_as(g: &Generated, cache: &Path, mode: BuildMode) -> Result<(PathBuf, bool), String> {
+    build_noticed(g, cache, mode, &|_| {})
+}
+
+/// [`build_as`] that calls `notice` with the build directory when it is
+/// about to compile (not on a cache hit): a first build of a large fabric
+/// takes minutes, which a command line should say before it starts.
+pub fn build_noticed(
+    g: &Generated,
+    cache: &Path,
+    mode: BuildMode,
+    notice: &dyn Fn(&Path),
+) -> Result<(PathBuf, bool), String> {
     let hier = mode.resolve(router_instances(g)) == BuildMode::Hierarchical;
     // The router model alone is small, so a hierarchical build compiles it
     // at -O2 rather than Verilator's default -Os for the fast code: about
@@ -590,6 +602,7 @@ pub fn build_as(g: &Generated, cache: &Path, mode: BuildMode) -> Result<(PathBuf
     ));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    notice(&dir);
     let v = tmp.join(format!("{top}.v"));
     std::fs::write(&v, source.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", v.display()))?;
@@ -985,6 +998,17 @@ pub fn attach_as(
     cache: &Path,
     mode: BuildMode,
 ) -> Result<Attached, String> {
+    attach_as_noticed(net, cache, mode, &|_| {})
+}
+
+/// [`attach_as`] that calls `notice` with the build directory before a
+/// build starts ([`build_noticed`]).
+pub fn attach_as_noticed(
+    net: &mut wormcast_sim::network::Network,
+    cache: &Path,
+    mode: BuildMode,
+    notice: &dyn Fn(&Path),
+) -> Result<Attached, String> {
     let t0 = std::time::Instant::now();
     // Raw flits on a link input bypass the NIs: the fabric top has no port
     // for them, so the Verilog could not see them.
@@ -1001,7 +1025,7 @@ pub fn attach_as(
     let f = &net.fabric;
     let g =
         crate::generate::fabric_module(&f.topo, &f.params, &f.cfg).map_err(|e| e.to_string())?;
-    attach_traced(net, &g, cache, None, mode).map(|mut a| {
+    attach_traced_noticed(net, &g, cache, None, mode, notice).map(|mut a| {
         a.seconds = t0.elapsed().as_secs_f64();
         a
     })
@@ -1027,9 +1051,21 @@ pub fn attach_traced(
     trace: Option<Arc<Mutex<Trace>>>,
     mode: BuildMode,
 ) -> Result<Attached, String> {
+    attach_traced_noticed(net, g, cache, trace, mode, &|_| {})
+}
+
+/// [`attach_traced`] with a build notice ([`build_noticed`]).
+fn attach_traced_noticed(
+    net: &mut wormcast_sim::network::Network,
+    g: &Generated,
+    cache: &Path,
+    trace: Option<Arc<Mutex<Trace>>>,
+    mode: BuildMode,
+    notice: &dyn Fn(&Path),
+) -> Result<Attached, String> {
     let t0 = std::time::Instant::now();
     let mode = mode.resolve(router_instances(g));
-    let (library, built) = build_as(g, cache, mode)?;
+    let (library, built) = build_noticed(g, cache, mode, notice)?;
     let model = Verilated::load(&library, g)?;
     let mut twin = VerilatorTwin::new(model, net.fabric.topo.k)?;
     if let Some(t) = &trace {

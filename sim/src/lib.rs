@@ -6,6 +6,7 @@
 
 pub mod config;
 pub mod crosscheck;
+pub mod decimal;
 pub mod dstm;
 #[macro_use]
 pub mod error;

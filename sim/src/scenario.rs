@@ -258,6 +258,15 @@ pub struct RunCfg {
     pub drain_cycles: u64,
     /// The deadlock detector looks at an input blocked this long.
     pub deadlock_threshold: u64,
+    /// The most messages the run may hold: every created message is kept
+    /// to the end (scoreboard, per-message CSV), so an overloaded network
+    /// whose source queues grow without bound, or a very long run, would
+    /// otherwise take all memory and be killed without a report. Reaching
+    /// it stops the run like an interrupt (`stop_reason` names it). 0:
+    /// derived from the memory available
+    /// ([`crate::network::budget::auto_max_messages`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub max_messages: u64,
     /// Threads that step this run's routers (`fabric::stripes`); results
     /// are bit-identical for every value. Default 1: on the 2-core machine
     /// measured, two threads were not reliably faster (docs/performance.md,
@@ -364,6 +373,7 @@ impl Default for RunCfg {
             cycles: 20_000,
             drain_cycles: 100_000,
             deadlock_threshold: 2_000,
+            max_messages: 0,
             threads: 1,
         }
     }
@@ -1357,6 +1367,13 @@ impl RunCfg {
                 "16 to 1e9 cycles",
             ));
         }
+        if self.max_messages > crate::network::budget::MAX_MESSAGES {
+            return Err(InputError::new(
+                "run.max_messages",
+                self.max_messages,
+                "0 (derived from memory) to 4e9 (message ids are 32 bits)",
+            ));
+        }
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(InputError::new(
                 "run.threads",
@@ -1568,6 +1585,7 @@ pub fn documented(field: &str) -> Option<&'static str> {
         "run.cycles" => "a whole number, 1..1e9",
         "run.drain_cycles" => "a whole number, 0..1e9",
         "run.deadlock_threshold" => "a whole number, 16..1e9",
+        "run.max_messages" => "a whole number, 0..4e9",
         _ => return None,
     })
 }
@@ -1625,6 +1643,7 @@ mod tests {
             "run.cycles",
             "run.drain_cycles",
             "run.deadlock_threshold",
+            "run.max_messages",
         ];
         for field in keys {
             let doc = documented(field).unwrap();

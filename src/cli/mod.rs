@@ -16,6 +16,8 @@ pub mod interrupt;
 pub mod measure;
 pub mod mtree;
 pub mod plot;
+pub mod progress;
+pub mod provenance;
 pub mod replay;
 pub mod route;
 pub mod run;

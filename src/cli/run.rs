@@ -219,6 +219,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+    if !a.quiet {
+        if let Some(w) = overload_warning(&net) {
+            eprintln!("{w}");
+        }
+    }
     // Every output is checked before simulating: a bad path
     // costs nothing, and `-` sends the summary to stderr.
     let json = a.json.as_deref().map(|p| Dest::new("JSON", p));
@@ -254,8 +259,22 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     ])?;
     if a.engine == Engine::Verilator {
         let cache = wormcast_rtl::verilated::default_cache_dir();
-        let info = wormcast_rtl::verilated::attach_as(&mut net, &cache, a.verilator_build.mode())
-            .map_err(|e| format!("engine verilator: {e}"))?;
+        let quiet = a.quiet;
+        let notice = |dir: &std::path::Path| {
+            if !quiet {
+                eprintln!(
+                    "engine verilator: building the fabric's Verilog under Verilator into {} (a first build takes about a minute for a 2×2 fabric and grows with the routers a flat build inlines, 17 to 20 minutes for a flat 16×16; later runs take it from the cache, $WORMCAST_CACHE_DIR)",
+                    dir.display()
+                );
+            }
+        };
+        let info = wormcast_rtl::verilated::attach_as_noticed(
+            &mut net,
+            &cache,
+            a.verilator_build.mode(),
+            &notice,
+        )
+        .map_err(|e| format!("engine verilator: {e}"))?;
         if !a.quiet {
             eprintln!(
                 "engine verilator: {} {} {} ({:.1} s), {}",
@@ -297,7 +316,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     // Files first, then the summary: a closed stdout pipe ends the program
     // after everything asked for is on disk.
     if let Some(d) = &json {
-        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        let file = RunJson {
+            report: &report,
+            provenance: crate::cli::provenance::Provenance::new(
+                "run",
+                a.scenario.as_deref(),
+                &a.sets,
+                &sc,
+            ),
+        };
+        let text = serde_json::to_string_pretty(&file).expect("report serialises");
         if let Err(e) = d.write((text + "\n").as_bytes()) {
             errors.push(e);
         }
@@ -322,6 +350,12 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     }
     if !a.quiet {
         out!("{}", report.summary());
+        if a.engine == Engine::Verilator && report.engine_mismatch.is_none() {
+            outln!(
+                "  engine verilator      the generated Verilog matched the native model at every NI port for all {} cycles",
+                report.cycles
+            );
+        }
     }
     if !errors.is_empty() {
         // The summary above still shows what was simulated.
@@ -381,7 +415,20 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             report.corrupted_flits
         );
     }
-    let clean = !report.deadlock && !stuck && !stalled && report.scoreboard_clean();
+    // The memory budget cut the run short: its report is written, but it
+    // is not the run that was asked for.
+    let over_budget = report.stop_reason.starts_with("message budget");
+    if over_budget {
+        eprintln!(
+            "error: the run stopped at cycle {} holding {} messages, past run.max_messages = {} (the memory budget; the report covers the cycles simulated); allowed: a lower traffic.rate or shorter run, or a larger run.max_messages (at most 4e9; about {} bytes each)",
+            report.cycles,
+            report.delivered_messages + report.lost_messages + report.unfinished_messages,
+            net.max_messages,
+            wormcast_sim::network::budget::BUDGET_BYTES_PER_MESSAGE
+        );
+    }
+    let clean =
+        !report.deadlock && !stuck && !stalled && !over_budget && report.scoreboard_clean();
     Ok(if interrupted() {
         // Conventional status for SIGINT: the run is incomplete, whatever
         // the report says.
@@ -390,6 +437,38 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// `run --json`: the report's keys, then what produced it.
+#[derive(serde::Serialize)]
+struct RunJson<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    provenance: crate::cli::provenance::Provenance,
+}
+
+/// How far past its capacity the offered load must be for a warning: the
+/// capacity is an upper bound, and runs just past saturation are asked
+/// for on purpose (latency curves); a factor of 2 is overload whatever
+/// the bound leaves out.
+pub const OVERLOAD_FACTOR: f64 = 2.0;
+
+/// A warning when the offered load is more than [`OVERLOAD_FACTOR`] times
+/// the network's estimated capacity (`network::capacity`): such a run
+/// accepts only the capacity, its source queues grow for the whole run,
+/// and on a large network it takes long before the summary shows it.
+pub fn overload_warning(net: &Network) -> Option<String> {
+    let c = wormcast_sim::network::capacity::estimate(&net.scenario, &net.v, &net.trees)?;
+    let rate = net.scenario.traffic.rate;
+    (rate > OVERLOAD_FACTOR * c.rate).then(|| {
+        format!(
+            "warning: the offered load traffic.rate = {} msgs/node/cycle is {:.0}× this network's estimated capacity of at most {} msgs/node/cycle (bound by the {}; docs/decisions.md, \"Overload warning\"): the source queues will grow for the whole run and latency will be the run's length",
+            wormcast_sim::decimal::fmt_rate(rate),
+            rate / c.rate,
+            wormcast_sim::decimal::fmt_rate(c.rate),
+            c.bound
+        )
     })
 }
 

@@ -84,11 +84,21 @@ struct ShardFile {
     complete: bool,
     points: Vec<Point>,
     shard: Option<ShardInfo>,
+    #[serde(default)]
+    provenance: Option<crate::cli::provenance::Provenance>,
 }
 
-/// Reads and checks the shards; returns the scenario name, completeness and
-/// the points in unsharded order.
-pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), String> {
+/// The merged sweep: scenario name, completeness, the points in unsharded
+/// order, and the first shard's provenance (absent from older builds).
+pub struct Merged {
+    pub scenario: String,
+    pub complete: bool,
+    pub points: Vec<Point>,
+    pub provenance: Option<crate::cli::provenance::Provenance>,
+}
+
+/// Reads and checks the shards.
+pub fn merge_points(files: &[PathBuf]) -> Result<Merged, String> {
     let mut shards = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f)
@@ -164,7 +174,8 @@ pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), Str
             }
             if let Some((schemes, loads)) = &grid {
                 let (scheme, load) = (&schemes[k / loads.len()], loads[k % loads.len()]);
-                if p.scheme != *scheme || p.load != load {
+                // Shards of older builds carry the loads' binary noise.
+                if p.scheme != *scheme || wormcast_sim::decimal::denoise(p.load) != load {
                     return Err(format!(
                         "shard {}: point {k} is (scheme `{}`, load {}), but the sweep (--schemes `{}`, --loads `{}`) has (scheme `{scheme}`, load {load}) there; the file was edited or damaged",
                         f.display(),
@@ -193,11 +204,12 @@ pub fn merge_points(files: &[PathBuf]) -> Result<(String, bool, Vec<Point>), Str
     // An interrupted shard holds fewer points than it owns: the merge is
     // then incomplete, as an interrupted unsharded sweep is.
     let complete = complete && points.iter().all(Option::is_some);
-    Ok((
-        s0.scenario.clone(),
+    Ok(Merged {
+        scenario: s0.scenario.clone(),
         complete,
-        points.into_iter().flatten().collect(),
-    ))
+        points: points.into_iter().flatten().collect(),
+        provenance: s0.provenance.clone(),
+    })
 }
 
 /// A sweep's points: its schemes, each at every load.
@@ -239,7 +251,12 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, String> {
     let plot_out = a.plot.as_deref().map(|p| Dest::new("plot", p));
     // The shards are checked before the outputs, so bad shards leave no
     // file behind.
-    let (scenario, complete, points) = merge_points(&a.shards)?;
+    let Merged {
+        scenario,
+        complete,
+        points,
+        provenance,
+    } = merge_points(&a.shards)?;
     output::prepare(&[json_out.as_ref(), plot_out.as_ref()])?;
     if let Some(d) = &json_out {
         let out = SweepOut {
@@ -247,6 +264,7 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, String> {
             complete,
             points: &points,
             shard: None,
+            provenance,
         };
         d.write((serde_json::to_string_pretty(&out).expect("serialises") + "\n").as_bytes())?;
     }

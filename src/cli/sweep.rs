@@ -16,6 +16,7 @@
 
 use crate::cli::interrupt;
 use crate::cli::output::{self, Dest};
+use crate::cli::provenance::Provenance;
 use crate::cli::shard::{fingerprint, ShardSpec};
 pub use crate::cli::sweep_out::parse_loads;
 use crate::cli::sweep_out::{exit_code, parse_schemes, plot, Point, ShardInfo, SweepOut};
@@ -193,6 +194,12 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "built-in default scenario".into());
     let mut jobs = points(&base_text, &origin, &a.sets, &loads, &schemes)?;
+    let provenance = jobs.first().map(|(_, _, sc)| {
+        let mut p = Provenance::new("sweep", a.scenario.as_deref(), &a.sets, sc);
+        p.loads = Some(loads.clone());
+        p.schemes = Some(schemes.clone());
+        p
+    });
     let shard = a.shard.as_deref().map(ShardSpec::parse).transpose()?;
     let points_total = jobs.len();
     let fp = fingerprint(&[&base_text, &a.sets.join("\n"), &a.loads, &a.schemes]);
@@ -284,6 +291,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                 loads: Some(a.loads.clone()),
                 schemes: Some(a.schemes.clone()),
             }),
+            provenance: provenance.clone(),
         };
         let text = serde_json::to_string_pretty(&out).expect("serialises");
         if let Err(e) = d.write((text + "\n").as_bytes()) {
@@ -299,12 +307,12 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     outln!("|---|---:|---:|---:|---:|---|---|---|");
     for p in &points {
         outln!(
-            "| {} | {} | {:.1} | {} | {:.5} | {} | {} | {} |",
+            "| {} | {} | {:.1} | {} | {} | {} | {} | {} |",
             p.scheme,
-            p.load,
+            wormcast_sim::decimal::fmt_rate(p.load),
             p.latency_mean_cycles,
             p.latency_p99_cycles,
-            p.accepted_messages_per_node_cycle,
+            wormcast_sim::decimal::fmt_sig(p.accepted_messages_per_node_cycle, 4),
             p.saturated,
             p.deadlock,
             p.stop_reason

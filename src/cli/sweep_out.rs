@@ -50,7 +50,8 @@ pub fn parse_loads(s: &str) -> Result<Vec<f64>, InputError> {
             return Err(err());
         }
         let n = ((b - a) / step + 1e-9).floor() as usize;
-        v.extend((0..=n).map(|i| a + step * i as f64));
+        // `a + step·i` carries binary noise (0.0006000000000000001).
+        v.extend((0..=n).map(|i| wormcast_sim::decimal::denoise(a + step * i as f64)));
     } else {
         for x in s.split(',') {
             v.push(x.trim().parse::<f64>().map_err(|_| err())?);
@@ -144,6 +145,9 @@ pub struct SweepOut<'a> {
     pub points: &'a [Point],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardInfo>,
+    /// What produced the file (absent in files of older builds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<crate::cli::provenance::Provenance>,
 }
 
 /// A sweep's (or merge's) exit status: 130 when points are missing
@@ -175,7 +179,11 @@ pub fn failed_points(points: &[Point]) -> Option<String> {
                 (true, false) => "deadlock, scoreboard not clean",
                 _ => "scoreboard not clean",
             };
-            format!("{} at load {} ({what})", p.scheme, p.load)
+            format!(
+                "{} at load {} ({what})",
+                p.scheme,
+                wormcast_sim::decimal::fmt_rate(p.load)
+            )
         })
         .collect();
     if bad.is_empty() {

@@ -7,6 +7,7 @@ use super::output::{prepare, Dest};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use wormcast_sim::scenario::{Pattern, Scenario, TrafficCfg};
 use wormcast_sim::verify;
 
 #[derive(Args, Debug, Default)]
@@ -36,6 +37,34 @@ pub struct VerifyArgs {
     /// unconfirmed (0: do not replay).
     #[arg(long, default_value_t = 64)]
     pub replay_trials: usize,
+    /// Candidate cycles whose witness is built and replayed, over all
+    /// components; the verdict says when the search stopped there
+    /// (docs/verify.md, "Witness search").
+    #[arg(long, default_value_t = verify::SEARCH_LIMIT,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
+    pub search_limit: usize,
+}
+
+/// The scenario's network and multicast scheme: the checks of its
+/// generated traffic are skipped, since the analysis sends none (an
+/// XY-path scheme, whose multicasts start at the origin only, is refused
+/// with random sources, yet its network is what is checked). The other
+/// traffic settings are reset to their defaults with no generated
+/// traffic; unknown keys and bad network values are still refused.
+pub fn network_only(scenario: &Option<PathBuf>, sets: &[String]) -> Result<Scenario, String> {
+    let (text, origin) = match scenario {
+        Some(p) => (super::run::read_scenario(p)?, p.display().to_string()),
+        None => (String::new(), crate::cli::provenance::BUILT_IN.to_string()),
+    };
+    let mut sc = Scenario::from_toml(&text, sets, &origin).map_err(|e| e.to_string())?;
+    sc.traffic = TrafficCfg {
+        pattern: Pattern::None,
+        multicast_scheme: sc.traffic.multicast_scheme,
+        ..TrafficCfg::default()
+    };
+    sc.validate()
+        .map_err(|e| super::run::locate_error(e, &text, &origin, sets))?;
+    Ok(sc)
 }
 
 pub fn run(a: VerifyArgs) -> Result<ExitCode, String> {
@@ -57,10 +86,25 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode, String> {
     if a.cycles == 0 {
         return Err(wormcast_sim::InputError::new("--cycles", 0, "at least 1").to_string());
     }
-    let sc = super::run::load_checked(&a.scenario, &a.sets)?;
+    let sc = network_only(&a.scenario, &a.sets)?;
     prepare(&[json.as_ref(), dot.as_ref(), emit.as_ref()])?;
-    let v = verify::verify(&sc, a.cycles, a.replay_trials).map_err(|e| e.to_string())?;
-    outln!("{}", verify::render_text(&v).trim_end());
+    let pb = crate::cli::progress::bar(a.search_limit as u64, "candidate cycles", true);
+    let search = verify::Search {
+        cycle_limit: a.cycles,
+        replay_trials: a.replay_trials,
+        limit: a.search_limit,
+        progress: &|| pb.inc(1),
+    };
+    // The model lines first: the witness search after them can take
+    // minutes on a large mesh.
+    // The bar is first drawn after them (indicatif draws on an update).
+    let v = verify::verify_with(&sc, &search, &mut |head| {
+        out!("{head}");
+        pb.set_message("witness search");
+    })
+    .map_err(|e| e.to_string())?;
+    pb.finish_and_clear();
+    out!("{}", verify::render_body(&v));
     if let Some(d) = &json {
         let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())? + "\n";
         d.write(text.as_bytes())?;

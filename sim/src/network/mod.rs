@@ -9,6 +9,8 @@
 //! from per-node ChaCha streams derived from the seed, so results depend on
 //! nothing but the scenario.
 
+pub mod budget;
+pub mod capacity;
 pub mod closed;
 pub mod coherence;
 pub mod collective;
@@ -139,6 +141,9 @@ pub struct Network {
     pub raw_tails: u64,
     /// `pattern = "trace"`: the trace being replayed (`network::trace`).
     pub trace: Option<trace::Replay>,
+    /// `run.max_messages`, resolved (`budget`): the run stops when it
+    /// holds more messages.
+    pub max_messages: u64,
 }
 
 impl Network {
@@ -254,6 +259,10 @@ impl Network {
             raw_sent: 0,
             raw_tails: 0,
             trace: None,
+            max_messages: match scenario.run.max_messages {
+                0 => budget::auto_max_messages(),
+                n => n,
+            },
         };
         net.resolve_raw()?;
         if (0..n).any(|u| net.v.excluded(u)) {
@@ -1234,6 +1243,11 @@ impl Network {
             }
             if let Some(reason) = self.trace_stop() {
                 self.stop_reason = reason.into();
+                break;
+            }
+            if self.msgs.len() as u64 > self.max_messages {
+                self.stop_reason =
+                    format!("message budget (run.max_messages = {})", self.max_messages);
                 break;
             }
             if now >= w1 && self.all_done() {

@@ -485,12 +485,12 @@ impl Report {
         }
         let _ = writeln!(
             s,
-            "  offered / accepted    {:.5} / {:.5} msgs/node/cycle{}",
-            self.offered_messages_per_node_cycle,
-            self.accepted_messages_per_node_cycle,
+            "  offered / accepted    {} / {} msgs/node/cycle{}",
+            crate::decimal::fmt_sig(self.offered_messages_per_node_cycle, 4),
+            crate::decimal::fmt_sig(self.accepted_messages_per_node_cycle, 4),
             if self.saturated { "  SATURATED" } else { "" }
         );
-        let _ = writeln!(s, "  throughput            {:.4} flits/node/cycle (per-source msgs/cycle min {:.5}, median {:.5})", self.throughput_flits_per_node_cycle, self.source_throughput_min, self.source_throughput_median);
+        let _ = writeln!(s, "  throughput            {:.4} flits/node/cycle (per-source msgs/cycle min {}, median {})", self.throughput_flits_per_node_cycle, crate::decimal::fmt_sig(self.source_throughput_min, 4), crate::decimal::fmt_sig(self.source_throughput_median, 4));
         let _ = writeln!(
             s,
             "  link utilisation      mean {:.3}, max {:.3} flits/link/cycle",
@@ -556,7 +556,7 @@ fn traffic_words(net: &Network) -> String {
             };
             format!(
                 "poisson, rate {} msgs/node/cycle, {:.0} % multicast to {dests} destinations, {length} per message",
-                t.rate,
+                crate::decimal::fmt_rate(t.rate),
                 t.multicast_fraction * 100.0
             )
         }

@@ -87,6 +87,14 @@ struct Acc {
 /// Panics only on a programming error (empty slice or trees of different
 /// topologies), never on user input: trees come from [`crate::trees::construct()`].
 pub fn metrics(trees: &[SpanningTree]) -> Metrics {
+    metrics_with_progress(trees, &|_| {})
+}
+
+/// [`metrics`], calling `progress(k)` as `k` more source nodes are done
+/// (from several threads; the calls add up to the node count). On a
+/// 255×255 torus the all-pairs walk takes tens of seconds, which the
+/// command line shows.
+pub fn metrics_with_progress(trees: &[SpanningTree], progress: &(dyn Fn(u64) + Sync)) -> Metrics {
     assert!(!trees.is_empty(), "metrics of no trees");
     let topo = trees[0].topo;
     assert!(
@@ -108,7 +116,13 @@ pub fn metrics(trees: &[SpanningTree]) -> Metrics {
         let mut dist: Vec<Vec<u32>> = vec![vec![0; n]; trees.len()];
         let mut stack = Vec::with_capacity(n);
         let mut src = first;
+        let mut since = 0;
         while src < n {
+            since += 1;
+            if since == 64 {
+                progress(since);
+                since = 0;
+            }
             for (t, a) in adj.iter().enumerate() {
                 a.distances(src as NodeId, &mut dist[t], &mut stack);
             }
@@ -134,6 +148,7 @@ pub fn metrics(trees: &[SpanningTree]) -> Metrics {
             }
             src += step;
         }
+        progress(since);
         acc
     };
     let parts: Vec<Acc> = if threads == 1 {
@@ -180,6 +195,21 @@ mod tests {
     use super::*;
     use crate::topology::Topology;
     use crate::trees::{construct, Named};
+
+    /// The progress calls add up to the node count, and the figures are
+    /// those of [`metrics`].
+    #[test]
+    fn progress_counts_every_source_once() {
+        let t = Topology::torus(17, 13).unwrap();
+        let c = Named::Dstm1.construction(&t, 0, None);
+        let p = construct(&t, &c).unwrap();
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let m = metrics_with_progress(&p.trees, &|k| {
+            done.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert_eq!(done.into_inner(), 17 * 13);
+        assert_eq!(m.average_distance, metrics(&p.trees).average_distance);
+    }
 
     /// Brute force with the LCA-walking distance of `SpanningTree`.
     fn brute(trees: &[SpanningTree]) -> (u32, u64, Vec<u32>) {

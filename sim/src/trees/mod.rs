@@ -14,7 +14,7 @@ pub mod tarjan;
 pub use construct::{
     construct, construct_with, Construction, Fig5Split, Method, Named, RootChoice, TreePair,
 };
-pub use metrics::{metrics, Metrics};
+pub use metrics::{metrics, metrics_with_progress, Metrics};
 pub use pair::PairSpec;
 pub use spanning::{SpanningTree, TreeTable};
 pub use tarjan::{TarjanPair, TarjanSpec, TarjanWhich};

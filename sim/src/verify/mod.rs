@@ -43,6 +43,14 @@ pub struct Verdict {
     /// One shortest cycle per component (up to the `--cycles` limit).
     pub cycles: Vec<CycleReport>,
     pub analysis_seconds: f64,
+    /// Candidate cycles whose witness was built (and replayed), over all
+    /// components, and the limit on them ([`Search::limit`]).
+    pub candidates_tried: usize,
+    pub search_limit: usize,
+    /// The search stopped at the limit before a witness was confirmed in
+    /// every component shown: an unconfirmed cycle may have a confirmable
+    /// one beside it.
+    pub search_limit_reached: bool,
 }
 
 impl Verdict {
@@ -113,7 +121,7 @@ pub fn analyse(scenario: &Scenario) -> InputResult<(Analysis, Network)> {
         RoutingKind::Spam => (
             tree::spam(&v.topo, &net.trees[0], cfgs, params),
             format!(
-                "torus:{}x{}, SPAM routing, {} consumption channel(s){}",
+                "torus:{}x{}, SPAM routing, {} consumption channel(s) (SPAM routes every worm in one channel class; its model is the same for any number of consumption channels, so that setting cannot change the verdict){}",
                 v.topo.k,
                 v.topo.m,
                 params.consumption,
@@ -182,31 +190,105 @@ fn fault_words(s: &Scenario) -> String {
     }
 }
 
-/// Checks `scenario`. For each of the first `cycle_limit` cyclic
-/// components, cycles through its blocked vertices are tried one after
-/// another (at most `WITNESS_SEARCH`) until a witness replays as a
-/// deadlock; the first cycle is reported when none does.
+/// Checks `scenario` with the default search ([`Search::new`]). For each
+/// of the first `cycle_limit` cyclic components, cycles through its
+/// blocked vertices are tried one after another until a witness replays
+/// as a deadlock; the first cycle is reported when none does.
 pub fn verify(
     scenario: &Scenario,
     cycle_limit: usize,
     replay_trials: usize,
 ) -> InputResult<Verdict> {
+    verify_with(
+        scenario,
+        &Search::new(cycle_limit, replay_trials),
+        &mut |_| {},
+    )
+}
+
+/// How far the witness search goes, and whom it tells.
+pub struct Search<'a> {
+    /// Cyclic components reported (one cycle each).
+    pub cycle_limit: usize,
+    /// Start-offset patterns a witness replay tries (0: no replay).
+    pub replay_trials: usize,
+    /// Candidate cycles whose witness is built, over all components. Each
+    /// costs up to a hundred small simulations (candidate sources, then
+    /// the replays), and a component can offer thousands, so an unbounded
+    /// search grows steeply with the network: BRCP minimal with one
+    /// consumption channel tries 194 candidates at 3×3 (0.7 s), 866 at
+    /// 4×4 (6.5 s), 2 479 at 5×5 (28.5 s) on a loaded 2-core VM. The
+    /// default, [`SEARCH_LIMIT`], is above the 65 to 106 candidates the
+    /// confirmed cycles of docs/verify.md need.
+    pub limit: usize,
+    /// Called with each candidate cycle tried (a progress bar).
+    pub progress: &'a (dyn Fn() + Sync),
+}
+
+/// The default [`Search::limit`].
+pub const SEARCH_LIMIT: usize = 256;
+
+impl Search<'static> {
+    pub fn new(cycle_limit: usize, replay_trials: usize) -> Search<'static> {
+        Search {
+            cycle_limit,
+            replay_trials,
+            limit: SEARCH_LIMIT,
+            progress: &|| {},
+        }
+    }
+}
+
+/// [`verify`] with a chosen search; `on_model` gets the configuration and
+/// model lines ([`render_head`]) as soon as the model is built, before the
+/// witness search, which can take minutes.
+pub fn verify_with(
+    scenario: &Scenario,
+    search: &Search,
+    on_model: &mut dyn FnMut(&str),
+) -> InputResult<Verdict> {
     let t0 = std::time::Instant::now();
     let (an, net) = analyse(scenario)?;
     let analysis_seconds = t0.elapsed().as_secs_f64();
-    let mut cycles = Vec::new();
-    for comp in an.components.iter().take(cycle_limit) {
-        cycles.extend(search_component(&an, &net, scenario, comp, replay_trials)?);
-    }
-    Ok(Verdict {
+    let mut v = Verdict {
         config: an.config.clone(),
         visits: an.automaton.visits.len(),
         vertices: an.dep.g.node_count(),
         edges: an.dep.g.edge_count(),
         cyclic_components: an.components.len(),
-        cycles,
+        cycles: Vec::new(),
         analysis_seconds,
-    })
+        candidates_tried: 0,
+        search_limit: search.limit,
+        search_limit_reached: false,
+    };
+    on_model(&render_head(&v));
+    let mut budget = Budget {
+        left: search.limit,
+        tried: 0,
+        reached: false,
+    };
+    for comp in an.components.iter().take(search.cycle_limit) {
+        v.cycles.extend(search_component(
+            &an,
+            &net,
+            scenario,
+            comp,
+            search,
+            &mut budget,
+        )?);
+    }
+    v.candidates_tried = budget.tried;
+    v.search_limit_reached = budget.reached;
+    Ok(v)
+}
+
+/// What is left of [`Search::limit`].
+struct Budget {
+    left: usize,
+    tried: usize,
+    /// A candidate was skipped for want of budget.
+    reached: bool,
 }
 
 /// Candidate cycles of one component tried for a confirmed witness.
@@ -224,20 +306,38 @@ fn search_component(
     net: &Network,
     scenario: &Scenario,
     comp: &graph::Component,
-    replay_trials: usize,
+    search: &Search,
+    budget: &mut Budget,
 ) -> InputResult<Option<CycleReport>> {
+    let replay_trials = search.replay_trials;
     let mut first: Option<CycleReport> = None;
     let mut tried = std::collections::HashSet::new();
-    let mut attempts = 0;
     let mut try_cycle = |c: Vec<graph::Step>,
-                         first: &mut Option<CycleReport>|
+                         first: &mut Option<CycleReport>,
+                         budget: &mut Budget|
      -> InputResult<Option<CycleReport>> {
         let key: Vec<(VisitId, VisitId)> = c.iter().map(|st| (st.waiter, st.grant)).collect();
         if !tried.insert(key) {
             return Ok(None);
         }
-        attempts += 1;
         let steps = c.iter().map(|st| step_report(an, st)).collect();
+        if budget.left == 0 {
+            // Out of budget: the cycle is still reported when it is the
+            // component's first, without a witness.
+            budget.reached = true;
+            first.get_or_insert(CycleReport {
+                steps,
+                witness: Vec::new(),
+                replay: witness::Replay::unconfirmed(format!(
+                    "not tried: the witness search reached its limit of {} candidate cycles (--search-limit)",
+                    search.limit
+                )),
+            });
+            return Ok(None);
+        }
+        budget.left -= 1;
+        budget.tried += 1;
+        (search.progress)();
         let witness = witness::build(an, net, scenario, &c)?;
         let replay = match (&witness, replay_trials) {
             (Ok(w), 1..) => witness::replay(scenario, w, replay_trials)?,
@@ -257,10 +357,10 @@ fn search_component(
     };
     for &b in comp.blocked.iter().take(WITNESS_SEARCH) {
         let c = graph::cycle_through(&an.dep, b, &comp.members);
-        if let Some(r) = try_cycle(c, &mut first)? {
+        if let Some(r) = try_cycle(c, &mut first, budget)? {
             return Ok(Some(r));
         }
-        if replay_trials == 0 {
+        if replay_trials == 0 || budget.reached {
             return Ok(first);
         }
     }
@@ -273,14 +373,16 @@ fn search_component(
                 .or_insert_with(|| graph::next_waits(&an.dep, *b2, &comp.members));
             if let Some((_, path2)) = back.iter().find(|(x, _)| *x == b) {
                 let c = graph::steps_of(&an.dep, &[path.clone(), path2.clone()]);
-                if let Some(r) = try_cycle(c, &mut first)? {
+                if let Some(r) = try_cycle(c, &mut first, budget)? {
                     return Ok(Some(r));
                 }
             }
         }
         waits.insert(b, next);
+        if budget.reached {
+            break;
+        }
     }
-    let _ = attempts;
     Ok(first)
 }
 
@@ -320,8 +422,14 @@ fn step_report(an: &Analysis, s: &graph::Step) -> StepReport {
     }
 }
 
-/// The verdict in words, as `wormcast verify` prints it.
+/// The verdict in words, as `wormcast verify` prints it: [`render_head`]
+/// then [`render_body`].
 pub fn render_text(v: &Verdict) -> String {
+    render_head(v) + &render_body(v)
+}
+
+/// The configuration and model lines, known before the witness search.
+pub fn render_head(v: &Verdict) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let _ = writeln!(s, "configuration: {}", v.config);
@@ -330,6 +438,14 @@ pub fn render_text(v: &Verdict) -> String {
         "model: {} visits, {} vertices, {} edges, analysed in {:.3} s",
         v.visits, v.vertices, v.edges, v.analysis_seconds
     );
+    s
+}
+
+/// The verdict after the model lines: free, or the cycles with their
+/// witnesses and replays.
+pub fn render_body(v: &Verdict) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
     if v.deadlock_free() {
         let _ = writeln!(
             s,
@@ -371,6 +487,24 @@ pub fn render_text(v: &Verdict) -> String {
             }
         }
         let _ = writeln!(s, "  replay: {}", c.replay.words());
+        if c.witness.is_empty() && c.replay.reason.starts_with("no source sends") {
+            let _ = writeln!(
+                s,
+                "  note: {}no worm the scheme sends forms this cycle (the replay line): the model lets a header be anywhere its routing tables allow, more shapes than the scheme's worms take, so this cycle is probably one of the model's, not a deadlock; the configuration is not proven free either",
+                if c.steps.len() == 1 {
+                    "one wait is a worm waiting for what it holds itself, which only a worm passing this router twice can do, and "
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    if v.search_limit_reached {
+        let _ = writeln!(
+            s,
+            "witness search: stopped at its limit of {} candidate cycles (--search-limit) without a confirmed replay in every component shown; a larger limit may confirm one",
+            v.search_limit
+        );
     }
     s
 }
