@@ -235,9 +235,34 @@ pub struct RunCfg {
     pub drain_cycles: u64,
     /// The deadlock detector looks at an input blocked this long.
     pub deadlock_threshold: u64,
+    /// Threads that step this run's routers (`fabric::stripes`); results
+    /// are bit-identical for every value. 0: chosen from the network's size
+    /// ([`RunCfg::threads_for`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub threads: usize,
 }
 
+/// `run.threads` above this is refused: far past any useful split of a
+/// 256×256 fabric, and it bounds the threads a typo could start.
+pub const MAX_THREADS: usize = 256;
+
+/// Routers from which `run.threads = 0` steps a run on two threads or
+/// more (docs/performance.md, "One run on several threads").
+pub const THREADS_FROM_ROUTERS: u32 = 64 * 64;
+
 impl RunCfg {
+    /// The threads a run of `routers` routers uses: `run.threads`, or for
+    /// 0 every core (at most `cores`) on fabrics of
+    /// [`THREADS_FROM_ROUTERS`] routers or more and one below, where the
+    /// threads' fork and join cost more than they save.
+    pub fn threads_for(&self, routers: u32, cores: usize) -> usize {
+        match self.threads {
+            0 if routers >= THREADS_FROM_ROUTERS => cores.max(1),
+            0 => 1,
+            n => n,
+        }
+    }
+
     /// End of the measurement window (`warmup + cycles`), checked.
     pub fn window_end(&self) -> Option<u64> {
         self.warmup.checked_add(self.cycles)
@@ -321,6 +346,7 @@ impl Default for RunCfg {
             cycles: 20_000,
             drain_cycles: 100_000,
             deadlock_threshold: 2_000,
+            threads: 0,
         }
     }
 }
@@ -1198,6 +1224,13 @@ impl RunCfg {
                 "run.deadlock_threshold",
                 self.deadlock_threshold,
                 "16 to 1e9 cycles",
+            ));
+        }
+        if self.threads > MAX_THREADS {
+            return Err(InputError::new(
+                "run.threads",
+                self.threads,
+                format!("0 (chosen from the network's size) to {MAX_THREADS}"),
             ));
         }
         if self.total_cycles().is_none() {

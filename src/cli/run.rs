@@ -81,6 +81,13 @@ pub struct RunArgs {
     /// and exit without simulating.
     #[arg(long)]
     pub dump_scenario: bool,
+    /// Step this run's routers on N threads (as `--set run.threads=N`;
+    /// default: every core from 64×64 routers on, else 1). Results are
+    /// bit-identical for every N (docs/performance.md, "One run on several
+    /// threads").
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=wormcast_sim::scenario::MAX_THREADS as u64))]
+    pub threads: Option<u64>,
 }
 
 /// `--verilator-build` (`wormcast_rtl::verilated::BuildMode`).
@@ -188,7 +195,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             &[("--scenario", input)],
         )?;
     }
-    let sc = load_checked(&a.scenario, &a.sets)?;
+    let mut sets = a.sets.clone();
+    sets.extend(a.threads.map(|t| format!("run.threads={t}")));
+    let sc = load_checked(&a.scenario, &sets)?;
     if a.dump_scenario {
         out!(
             "{}",

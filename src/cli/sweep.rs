@@ -24,6 +24,7 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wormcast_sim::network::Network;
+use wormcast_sim::scenario::Scenario;
 use wormcast_sim::InputError;
 
 #[derive(clap::Args)]
@@ -64,7 +65,9 @@ pub struct SweepArgs {
     /// `wormcast sweep-merge` (README "Running sweeps on a cluster").
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
-    /// Worker threads, at least 1 (default: all cores).
+    /// Cores to use, at least 1 (default: all): points run in parallel
+    /// first, and a big fabric's run gets the cores the points leave over
+    /// (`run.threads`; docs/performance.md, "One run on several threads").
     #[arg(long)]
     pub threads: Option<usize>,
     /// No progress bar.
@@ -153,6 +156,24 @@ pub fn points(
     Ok(jobs)
 }
 
+/// Divides `cores` between a sweep's points and each point's run, and
+/// returns the point workers. Points in parallel need no barrier, so they
+/// come first; a run whose `run.threads` is 0 gets the cores the points
+/// leave over, on fabrics big enough to gain from threads
+/// ([`RunCfg::threads_for`](wormcast_sim::scenario::RunCfg::threads_for)).
+/// A run's explicit `run.threads` is kept, and the workers are as many as
+/// fit beside the largest.
+pub fn divide_cores(jobs: &mut [(String, f64, Scenario)], cores: usize) -> usize {
+    let cores = cores.max(1);
+    let spare = (cores / jobs.len().clamp(1, cores)).max(1);
+    let mut widest = 1;
+    for (_, _, sc) in jobs.iter_mut() {
+        sc.run.threads = sc.run.threads_for(sc.network.topology.nodes(), spare);
+        widest = widest.max(sc.run.threads);
+    }
+    (cores / widest).max(1)
+}
+
 pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     if let Some(input) = a.scenario.as_deref() {
         output::refuse_overwriting_inputs(
@@ -209,8 +230,12 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         )
         .expect("template"),
     );
+    let cores = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let workers = divide_cores(&mut jobs, cores);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
+        .num_threads(workers)
         .build()
         .map_err(|e| format!("cannot start threads: {e}"))?;
     let mut points: Vec<Option<Point>> = pool.install(|| {
@@ -307,4 +332,48 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         );
     }
     Ok(exit_code(&points, complete))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobs(topology: &str, points: usize, run_threads: usize) -> Vec<(String, f64, Scenario)> {
+        (0..points)
+            .map(|k| {
+                let mut sc = Scenario::default();
+                sc.network.topology = topology.parse().unwrap();
+                sc.run.threads = run_threads;
+                ("dstm1".to_string(), k as f64, sc)
+            })
+            .collect()
+    }
+
+    fn threads(j: &[(String, f64, Scenario)]) -> Vec<usize> {
+        j.iter().map(|(_, _, sc)| sc.run.threads).collect()
+    }
+
+    #[test]
+    fn points_first_then_threads_for_big_fabrics() {
+        // Many points: one core each.
+        let mut j = jobs("torus:128x128", 8, 0);
+        assert_eq!(divide_cores(&mut j, 2), 2);
+        assert_eq!(threads(&j), vec![1; 8]);
+        // One point of a big fabric: all cores in that run.
+        let mut j = jobs("torus:128x128", 1, 0);
+        assert_eq!(divide_cores(&mut j, 2), 1);
+        assert_eq!(threads(&j), vec![2]);
+        // Four points on sixteen cores: four runs of four threads.
+        let mut j = jobs("torus:64x64", 4, 0);
+        assert_eq!(divide_cores(&mut j, 16), 4);
+        assert_eq!(threads(&j), vec![4; 4]);
+        // A small fabric never gets threads, whatever is left over.
+        let mut j = jobs("torus:16x16", 1, 0);
+        assert_eq!(divide_cores(&mut j, 16), 16);
+        assert_eq!(threads(&j), vec![1]);
+        // An explicit run.threads is kept; workers fit beside it.
+        let mut j = jobs("torus:16x16", 6, 3);
+        assert_eq!(divide_cores(&mut j, 8), 2);
+        assert_eq!(threads(&j), vec![3; 6]);
+    }
 }

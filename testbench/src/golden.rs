@@ -144,6 +144,13 @@ pub fn delivery_log(net: &Network) -> String {
 
 /// Runs one case and returns its figures as a JSON object.
 pub fn run_case(case: &Case) -> Result<Value, String> {
+    run_case_on(case, 1)
+}
+
+/// [`run_case`] with the run's routers stepped on `run_threads` threads,
+/// every cycle on the threaded path (no serial fallback for quiet cycles),
+/// so that the figures prove the threaded kernel equal to the serial one.
+pub fn run_case_on(case: &Case, run_threads: usize) -> Result<Value, String> {
     let root = repo_root();
     let (text, origin) = match &case.base {
         Some(p) => {
@@ -157,9 +164,11 @@ pub fn run_case(case: &Case) -> Result<Value, String> {
         }
         None => (String::new(), "built-in default scenario".to_string()),
     };
-    let sc = Scenario::from_toml(&text, &case.sets, &origin)
+    let mut sc = Scenario::from_toml(&text, &case.sets, &origin)
         .map_err(|e| format!("case {}: {e}", case.name))?;
+    sc.run.threads = run_threads;
     let mut net = Network::new(&sc).map_err(|e| format!("case {}: {e}", case.name))?;
+    net.fabric.set_min_parallel(0);
     let report = net.run(&mut |_| true);
     let Value::Object(mut fig) =
         serde_json::to_value(&report).map_err(|e| format!("case {}: {e}", case.name))?
@@ -200,5 +209,14 @@ pub fn expected_path(name: &str) -> PathBuf {
 
 /// Runs the cases on `threads` threads; results in case order.
 pub fn run_all(cases: &[Case], threads: usize) -> Vec<Result<Value, String>> {
-    wormcast_sim::parallel::map(cases, threads, run_case)
+    run_all_on(cases, threads, 1)
+}
+
+/// [`run_all`], each run's routers on `run_threads` threads ([`run_case_on`]).
+pub fn run_all_on(
+    cases: &[Case],
+    threads: usize,
+    run_threads: usize,
+) -> Vec<Result<Value, String>> {
+    wormcast_sim::parallel::map(cases, threads, |c| run_case_on(c, run_threads))
 }

@@ -12,13 +12,35 @@ fn bless() -> bool {
 
 #[test]
 fn golden_outputs() {
+    check_golden(1);
+}
+
+/// The threaded kernel (`run.threads`, every cycle on the threaded path)
+/// reproduces every golden figure and delivery log of the serial one.
+#[test]
+fn golden_outputs_on_two_and_four_threads_a_run() {
+    check_golden(2);
+    check_golden(4);
+}
+
+/// Runs every case with its routers on `run_threads` threads and compares
+/// with the stored figures (or rewrites them when blessing, serial only).
+fn check_golden(run_threads: usize) {
+    let blessing = bless();
+    let bless = blessing && run_threads == 1;
+    if blessing && !bless {
+        eprintln!(
+            "golden: blessing writes the serial figures; {run_threads} threads a run not compared"
+        );
+        return;
+    }
     let cases = load_cases(&golden_dir().join("cases.toml")).unwrap();
     assert!(cases.len() >= 40, "only {} golden cases", cases.len());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let t0 = std::time::Instant::now();
-    let results = run_all(&cases, threads);
+    let results = run_all_on(&cases, threads, run_threads);
     eprintln!(
-        "golden: {} cases in {:.1} s on {threads} threads",
+        "golden: {} cases in {:.1} s on {threads} threads, {run_threads} a run",
         cases.len(),
         t0.elapsed().as_secs_f64()
     );
@@ -33,7 +55,7 @@ fn golden_outputs() {
             }
         };
         let path = expected_path(&case.name);
-        if bless() {
+        if bless {
             let text = serde_json::to_string_pretty(&Value::Object(got)).unwrap() + "\n";
             std::fs::write(&path, text).unwrap();
             continue;
@@ -52,10 +74,13 @@ fn golden_outputs() {
         let expected: serde_json::Map<String, Value> =
             serde_json::from_str(&expected).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for (fig, old, new) in compare(&expected, &got) {
-            failures.push(format!("{}: {fig}: expected {old}, got {new}", case.name));
+            failures.push(format!(
+                "{}: {fig}: expected {old}, got {new} ({run_threads} threads a run)",
+                case.name
+            ));
         }
     }
-    if !bless() {
+    if !bless {
         // An expected file without a case is a case that silently vanished.
         for e in std::fs::read_dir(golden_dir().join("expected")).unwrap() {
             let name = e.unwrap().file_name().to_string_lossy().to_string();

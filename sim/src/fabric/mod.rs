@@ -25,6 +25,7 @@
 //! report and the statistics name the worm behind any flit.
 
 pub mod deadlock;
+pub mod stripes;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
@@ -154,6 +155,8 @@ pub struct Fabric {
     /// Scripted raw worms driving link inputs (`network::raw`); empty in
     /// every run without `traffic.raw`, so the kernel checks only that.
     pub drives: Vec<LinkDrive>,
+    /// Worker threads of this run (`run.threads` > 1); `None`: serial.
+    stripes: Option<stripes::Stripes>,
 }
 
 impl Fabric {
@@ -192,6 +195,30 @@ impl Fabric {
             sent: vec![[0; MAX_OUTPUTS]; n],
             router_steps: 0,
             drives: Vec::new(),
+            stripes: None,
+        }
+    }
+
+    /// Steps the routers of this run on `threads` threads (1: serially).
+    /// Results do not depend on it (`stripes`).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        self.stripes = match threads {
+            0 | 1 => None,
+            n => Some(stripes::Stripes::new(n)?),
+        };
+        Ok(())
+    }
+
+    /// Threads stepping the routers (1: serial).
+    pub fn threads(&self) -> usize {
+        self.stripes.as_ref().map_or(1, |s| s.threads())
+    }
+
+    /// Active routers below which a cycle's phases run serially even with
+    /// threads: tests set 0 so that every cycle takes the threaded path.
+    pub fn set_min_parallel(&mut self, active: usize) {
+        if let Some(s) = self.stripes.as_mut() {
+            s.min_active = active;
         }
     }
 
@@ -261,6 +288,9 @@ impl Fabric {
     /// Between this and [`Fabric::commit`] the NIs read the registers, which
     /// still hold their values before the edge, and inject.
     pub fn evaluate(&mut self) {
+        if self.stripes.is_some() && stripes::evaluate(self) {
+            return;
+        }
         let held = !self.drives.is_empty();
         if held {
             for k in 0..self.drives.len() {
@@ -305,6 +335,9 @@ impl Fabric {
     /// an error or a worm ended truncated: the only steps the statistics
     /// need to see.
     pub fn commit(&mut self, on_activity: &mut dyn FnMut(u32, &Activity)) {
+        if self.stripes.is_some() && stripes::commit(self, on_activity) {
+            return;
+        }
         let active = std::mem::take(&mut self.active);
         let c = self.cycle + 1;
         for &ru in &active {

@@ -163,7 +163,11 @@ impl Network {
             None
         };
         let n = v.topo.nodes();
-        let fabric = Fabric::new(v.topo, v.params, cfg);
+        let mut fabric = Fabric::new(v.topo, v.params, cfg);
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        fabric
+            .set_threads(scenario.run.threads_for(n, cores))
+            .map_err(|e| InputError::new("run.threads", scenario.run.threads, e))?;
         let nis = (0..n)
             .map(|_| Ni::new(v.params.injection, v.params.consumption))
             .collect();

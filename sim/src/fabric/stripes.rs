@@ -1,0 +1,264 @@
+//! One run on several threads (`run.threads`), with results bit-identical
+//! to the serial kernel (docs/architecture.md §4, "Threads inside a run").
+//!
+//! Why it can be exact: every router output is a register, so within one
+//! clock edge no router's evaluation reads what another writes.
+//! - Phase 1 ([`Fabric::evaluate`]): a sender reads its own output registers
+//!   and its receiver's registered `ready`, and appends the flit to one
+//!   receiver input. Each link input has exactly one upstream, so every
+//!   FIFO, shadow slot and `last_move` entry has exactly one writer. The
+//!   only shared word is a receiver's `edge.arrived` mask and the active
+//!   list: those are applied afterwards, serially, in the order the serial
+//!   kernel would have made them.
+//! - Phase 2 ([`Fabric::commit`]): a router steps from its own registers
+//!   and its recorded handshake only.
+//!
+//! The active list is cut into contiguous chunks by position, one chunk a
+//! thread. Concatenating the chunks' outputs in chunk order gives exactly
+//! the serial order of wake-ups, of next cycle's active set and of the
+//! activity callbacks, so everything downstream (the NIs, message numbers,
+//! the delivery log, the VCD) sees the same sequence for every thread
+//! count. No RNG is drawn in either phase.
+//!
+//! Cycles with few active routers run serially: below
+//! [`Stripes::min_active`] the fork and join would cost more than the work
+//! (docs/performance.md, "One run on several threads").
+
+use super::{Beside, Fabric, LinkEnd, Shadow};
+use crate::config::{RouterConfig, RouterParams, MAX_INPUTS, MAX_OUTPUTS};
+use crate::flit::Flit;
+use crate::router::{self, Activity, Edge, PortMasks, RouterState};
+
+/// Active routers below which a phase runs serially, unless set otherwise
+/// (measured: docs/performance.md, "One run on several threads").
+pub const DEFAULT_MIN_ACTIVE: usize = 256;
+
+/// The worker threads of one run and each chunk's scratch lists.
+pub struct Stripes {
+    pool: rayon::ThreadPool,
+    threads: usize,
+    /// A phase with fewer active routers runs serially.
+    pub min_active: usize,
+    chunks: Vec<Chunk>,
+}
+
+/// What one chunk of the active list produced, kept in chunk order.
+#[derive(Default)]
+struct Chunk {
+    /// Phase 1: receiver inputs that took a flit, in the chunk's order.
+    arrivals: Vec<(u32, u8)>,
+    /// Phase 2: routers that stay active, in stepping order.
+    kept: Vec<u32>,
+    /// Phase 2: steps that raised an error or ended a truncated worm.
+    activity: Vec<(u32, Activity)>,
+}
+
+impl Stripes {
+    /// `threads` ≥ 2 workers; `Err` if the operating system refuses them.
+    pub fn new(threads: usize) -> Result<Stripes, String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("wormcast-stripe-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        Ok(Stripes {
+            pool,
+            threads,
+            min_active: DEFAULT_MIN_ACTIVE,
+            chunks: (0..threads).map(|_| Chunk::default()).collect(),
+        })
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `work(chunk index, active positions, chunk scratch)` for each
+    /// chunk of `0..len` on the pool; returns when all are done.
+    fn fork(&mut self, len: usize, work: impl Fn(std::ops::Range<usize>, &mut Chunk) + Sync) {
+        let n = self.threads;
+        let work = &work;
+        self.pool.scope(|s| {
+            for (t, chunk) in self.chunks.iter_mut().enumerate() {
+                let range = len * t / n..len * (t + 1) / n;
+                s.spawn(move |_| work(range, chunk));
+            }
+        });
+    }
+}
+
+/// Raw views of the fabric's per-router arrays for the threads of one
+/// phase. Each access touches only places this file's module comment shows
+/// have a single writer in the phase, and no reference to a whole router
+/// is formed while other threads run.
+#[derive(Clone, Copy)]
+struct Views {
+    state: *mut RouterState,
+    masks: *mut PortMasks,
+    edge: *mut Edge,
+    shadow: *mut Shadow,
+    last_move: *mut [u64; MAX_INPUTS],
+    sent: *mut [u64; MAX_OUTPUTS],
+    mark: *mut u64,
+    downstream: *const [LinkEnd; 4],
+    cfg: *const RouterConfig,
+}
+
+// SAFETY: the pointers are used only under the single-writer discipline
+// described on `Views`, inside `Stripes::fork`, which joins every thread
+// before the fabric is touched again.
+unsafe impl Send for Views {}
+unsafe impl Sync for Views {}
+
+impl Views {
+    fn of(f: &mut Fabric) -> Views {
+        Views {
+            state: f.state.as_mut_ptr(),
+            masks: f.masks.as_mut_ptr(),
+            edge: f.edge.as_mut_ptr(),
+            shadow: f.shadow.as_mut_ptr(),
+            last_move: f.last_move.as_mut_ptr(),
+            sent: f.sent.as_mut_ptr(),
+            mark: f.mark.as_mut_ptr(),
+            downstream: f.downstream.as_ptr(),
+            cfg: f.cfg.as_ptr(),
+        }
+    }
+}
+
+/// Phase 1 on the threads, when it pays; `false`: the caller runs it
+/// serially (too few active routers, or raw link drivers, whose blocking
+/// reads span routers).
+pub(super) fn evaluate(f: &mut Fabric) -> bool {
+    let Some(mut st) = f.stripes.take() else {
+        return false;
+    };
+    if f.active.len() < st.min_active || !f.drives.is_empty() {
+        f.stripes = Some(st);
+        return false;
+    }
+    let v = Views::of(f);
+    let depth = f.params.depth;
+    let cycle = f.cycle;
+    let active = &f.active[..];
+    st.fork(active.len(), |range, chunk| {
+        chunk.arrivals.clear();
+        for &u in &active[range] {
+            // SAFETY: `u` is in this chunk only (the active set has no
+            // repeats): its masks, output registers, shadow outputs, edge
+            // and counters are read or written by this thread alone. A
+            // receiver input `(w, j)` has `u` as its only upstream, so its
+            // FIFO, shadow slot and `last_move` are written here alone; its
+            // `ready` register is not written in phase 1.
+            unsafe { send(v, u as usize, depth, cycle, &mut chunk.arrivals) };
+        }
+    });
+    // The serial kernel wakes each receiver at its first arrival, in the
+    // order the active list sends: the chunks' arrivals in chunk order.
+    for t in 0..st.chunks.len() {
+        for k in 0..st.chunks[t].arrivals.len() {
+            let (w, j) = st.chunks[t].arrivals[k];
+            f.edge[w as usize].arrived |= 1 << j;
+            f.wake(w);
+        }
+    }
+    f.stripes = Some(st);
+    true
+}
+
+/// One sender's link handshakes (the body of the serial `evaluate` loop,
+/// with the receiver's wake-up left to the caller).
+#[inline(always)]
+unsafe fn send(v: Views, u: usize, depth: usize, cycle: u64, arrivals: &mut Vec<(u32, u8)>) {
+    let valid = (*v.masks.add(u)).valid;
+    let mut sent = valid & 0xF0;
+    for o in router::bits(valid & 0xF) {
+        let Some((w, j)) = (*v.downstream.add(u))[o] else {
+            continue;
+        };
+        let (w, j) = (w as usize, j as usize);
+        if !(*v.state.add(w)).inp[j].ready {
+            continue;
+        }
+        let flit: Flit = (*v.state.add(u)).out[o].flit;
+        let msg = (*v.shadow.add(u)).out[o];
+        let fifo = &mut (*v.state.add(w)).inp[j].fifo;
+        let slot = (fifo.rd as usize + fifo.count as usize) % crate::config::MAX_DEPTH;
+        if fifo.is_empty() {
+            (*v.last_move.add(w))[j] = cycle;
+        }
+        fifo.push(flit, depth);
+        (*v.shadow.add(w)).fifo[j][slot] = msg;
+        arrivals.push((w as u32, j as u8));
+        sent |= 1 << o;
+    }
+    (*v.edge.add(u)).sent = sent;
+    for o in router::bits(sent) {
+        (*v.sent.add(u))[o] += 1;
+    }
+}
+
+/// One router's clock edge (the body of the serial `commit` loop), its
+/// results kept in the chunk's lists.
+#[inline(always)]
+unsafe fn step(v: Views, ru: u32, params: &RouterParams, cycle: u64, chunk: &mut Chunk) {
+    let r = ru as usize;
+    let edge = std::mem::take(&mut *v.edge.add(r));
+    let act = router::step_edge(
+        &*v.cfg.add(r),
+        params,
+        &mut *v.state.add(r),
+        &mut *v.masks.add(r),
+        edge,
+        &mut Beside {
+            shadow: &mut *v.shadow.add(r),
+            last_move: &mut *v.last_move.add(r),
+            cycle,
+        },
+    );
+    if act.errors != 0 || act.truncated != 0 {
+        chunk.activity.push((ru, act));
+    }
+    let c = cycle + 1;
+    if (act.busy != 0 || act.out_valid != 0) && *v.mark.add(r) != c {
+        *v.mark.add(r) = c;
+        chunk.kept.push(ru);
+    }
+}
+
+/// Phase 2 on the threads, when it pays; `false`: the caller runs it
+/// serially. Calls `on_activity` in the serial kernel's order.
+pub(super) fn commit(f: &mut Fabric, on_activity: &mut dyn FnMut(u32, &Activity)) -> bool {
+    let Some(mut st) = f.stripes.take() else {
+        return false;
+    };
+    if f.active.len() < st.min_active {
+        f.stripes = Some(st);
+        return false;
+    }
+    let v = Views::of(f);
+    let params: &RouterParams = &f.params;
+    let cycle = f.cycle;
+    let active = &f.active[..];
+    st.fork(active.len(), |range, chunk| {
+        chunk.kept.clear();
+        chunk.activity.clear();
+        for &r in &active[range] {
+            // SAFETY: router `r` appears once in the active set, so this
+            // thread alone touches its registers, masks, edge, shadows,
+            // `last_move` and `mark`; configurations are read-only.
+            unsafe { step(v, r, params, cycle, chunk) };
+        }
+    });
+    f.router_steps += f.active.len() as u64;
+    f.active.clear();
+    for chunk in &st.chunks {
+        for (ru, act) in &chunk.activity {
+            on_activity(*ru, act);
+        }
+        f.active.extend_from_slice(&chunk.kept);
+    }
+    f.cycle += 1;
+    f.stripes = Some(st);
+    true
+}
