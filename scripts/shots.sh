@@ -12,7 +12,8 @@
 #                          gtkwave-verilog-multicast (scripts/gtkwave_verilog_shot.sh)
 #
 # python-fig9.png is drawn by the Python package (docs/python.md), not here.
-# Needs chromium, gtkwave, xvfb, xdotool, imagemagick and iverilog. The
+# Needs chromium, gtkwave, xvfb, xdotool, imagemagick and iverilog;
+# VERILOG_WAVES_BIN as for scripts/gtkwave_verilog_shot.sh. The
 # binary is WORMCAST_BIN, else target/release/wormcast, built (or found up to
 # date) first so no picture comes from a stale binary.
 # tests/docs_img.rs checks that every picture listed here exists.
@@ -44,7 +45,7 @@ echo "== heat maps"
 "$bin" run -q --scenario examples/bench-16x16-high.toml --set traffic.rate=0.0008 \
   --heatmap "$out/heatmap-dstm1-16x16-torus.svg" || [ $? -eq 1 ]
 png_of "$out/heatmap-dstm1-16x16-torus.svg" "$out/heatmap-dstm1-16x16-torus.png"
-"$bin" run -q --scenario examples/mesh-16x16-brcp.toml --set run.cycles=30000 \
+"$bin" run -q --scenario examples/mesh-16x16-brcp.toml --set run.cycles=200000 \
   --heatmap "$out/heatmap-brcp-16x16-mesh.svg" || [ $? -eq 1 ]
 png_of "$out/heatmap-brcp-16x16-mesh.svg" "$out/heatmap-brcp-16x16-mesh.png"
 
@@ -54,8 +55,10 @@ echo "== sweep plot"
 png_of "$out/sweep-dstm-8x8.svg" "$out/sweep-dstm-8x8.png"
 
 echo "== replay (the browser test's screenshot)"
-WORMCAST_SHOT_DIR=$(realpath "$out") cargo test --release -q --test replay_browser \
-  replay_page_draws_the_kernel_trace >/dev/null
+# CARGO_PROFILE_FLAGS (default --release; empty for the dev profile) picks
+# the build of the test.
+WORMCAST_SHOT_DIR=$(realpath "$out") cargo test ${CARGO_PROFILE_FLAGS---release} -q \
+  --test replay_browser replay_page_draws_the_kernel_trace >/dev/null
 
 echo "== GTKWave"
 "$bin" run -q --scenario examples/multicast-split.toml \

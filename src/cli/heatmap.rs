@@ -709,20 +709,20 @@ fn draw_legend<'a>(
         .zip(&d.source_rate)
         .filter(|(&n, r)| r.is_some() && n < MIN_SAMPLES)
         .count();
-    area.draw(&Rectangle::new([(400, 74), (412, 86)], FEW.filled()))?;
+    area.draw(&Rectangle::new([(30, 106), (42, 118)], FEW.filled()))?;
     area.draw(&Rectangle::new(
-        [(400, 74), (412, 86)],
+        [(30, 106), (42, 118)],
         BLACK.stroke_width(1),
     ))?;
     area.draw(&Text::new(
         format!("grey: offered fewer than {MIN_SAMPLES} messages in the window ({few} nodes)"),
-        (418, 73),
+        (48, 105),
         font(),
     ))?;
     if d.offered.len() > d.source_rate.iter().flatten().count() {
         area.draw(&Text::new(
             "crossed: cut out of the fabric",
-            (418, 91),
+            (480, 105),
             font(),
         ))?;
     }
