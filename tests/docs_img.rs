@@ -28,22 +28,32 @@ fn img() -> &'static Path {
 
 #[test]
 fn every_shot_exists_and_is_an_image() {
-    let script = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/shots.sh"))
-        .unwrap();
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/shots.sh")).unwrap();
     for (name, min) in SHOTS {
         let path = img().join(name);
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(bytes.len() as u64 >= min, "{name}: {} bytes, a real one has {min}+", bytes.len());
+        assert!(
+            bytes.len() as u64 >= min,
+            "{name}: {} bytes, a real one has {min}+",
+            bytes.len()
+        );
         if name.ends_with(".png") {
             assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name}: not a PNG");
         } else {
             let text = String::from_utf8_lossy(&bytes);
-            assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"), "{name}");
+            assert!(
+                text.starts_with("<svg") && text.trim_end().ends_with("</svg>"),
+                "{name}"
+            );
         }
         // The script names every picture (python-fig9 comes from the
         // Python package, which the script says).
         let stem = name.rsplit_once('.').unwrap().0;
-        assert!(script.contains(stem), "scripts/shots.sh does not mention {stem}");
+        assert!(
+            script.contains(stem),
+            "scripts/shots.sh does not mention {stem}"
+        );
     }
 }
 
@@ -60,7 +70,11 @@ fn every_image_the_docs_show_exists() {
         let text = std::fs::read_to_string(&path).unwrap();
         for part in text.split("](img/").skip(1) {
             let name = &part[..part.find(')').unwrap()];
-            assert!(img().join(name).is_file(), "{}: img/{name} is missing", path.display());
+            assert!(
+                img().join(name).is_file(),
+                "{}: img/{name} is missing",
+                path.display()
+            );
             shown += 1;
         }
     }
