@@ -5,7 +5,8 @@
 #   scripts/gtkwave_shot.sh IN.vcd OUT.png [VIEW.gtkw]
 #
 # VIEW.gtkw (default scripts/gtkwave_multicast.gtkw) is a GTKWave save file:
-# the signals, their formats and aliases, the zoom and the window size. Needs gtkwave, xvfb, xdotool and imagemagick
+# the signals, their formats and aliases, the zoom and the window size
+# ([size], also the screenshot's size unless SHOT_WIDTH/SHOT_HEIGHT). Needs gtkwave, xvfb, xdotool and imagemagick
 # (apt-get install gtkwave xvfb xdotool imagemagick). GTKWave has no batch
 # "save as PNG", so it runs in a private X server and the screen is grabbed.
 set -euo pipefail
@@ -14,8 +15,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 vcd=${1:?usage: $0 IN.vcd OUT.png [VIEW.gtkw]}
 png=${2:?usage: $0 IN.vcd OUT.png [VIEW.gtkw]}
 view=${3:-$here/gtkwave_multicast.gtkw}
-width=${SHOT_WIDTH:-1280}
-height=${SHOT_HEIGHT:-600}
+# The window size: SHOT_WIDTH/SHOT_HEIGHT, else the save file's [size] line
+# (each view is laid out for its own size), else 1280x600.
+size=$(sed -n 's/^\[size\] \([0-9]*\) \([0-9]*\).*/\1 \2/p' "$view" | head -1)
+width=${SHOT_WIDTH:-${size% *}}
+height=${SHOT_HEIGHT:-${size#* }}
+width=${width:-1280}
+height=${height:-600}
 
 for tool in gtkwave xvfb-run xdotool import; do
     command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install gtkwave xvfb xdotool imagemagick)" >&2; exit 2; }

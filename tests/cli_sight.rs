@@ -33,7 +33,7 @@ fn heatmap_is_an_svg_with_a_panel_per_tree_and_a_legend() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
     assert!(text.contains("class 0:") && text.contains("class 1:"));
-    assert!(text.contains("flits per cycle") && text.contains("accepted messages"));
+    assert!(text.contains("flits per cycle") && text.contains("accepted msgs/node/cycle"));
     // One arrowhead per wired link direction of the 8×8 DSTM-1 torus.
     assert_eq!(text.matches("<polygon").count(), 252);
 }
@@ -103,6 +103,130 @@ fn sweep_draws_one_heatmap_per_point() {
         err.contains("--heatmap-dir") && err.contains("not-a-dir"),
         "{err}"
     );
+}
+
+/// The texts of an SVG, in order (plotters writes one `<text>` per label).
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .map(|t| {
+            t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()]
+                .trim()
+                .to_string()
+        })
+        .collect()
+}
+
+/// A newcomer reads a heat map without the docs: the unit of the load in
+/// the title, which cycles the links count (warm-up and drain excluded by
+/// default, included on request), node coordinates on both axes with the
+/// direction of x and y, and a key for grey (sparse) nodes.
+#[test]
+fn heatmap_says_its_units_cycles_and_coordinates() {
+    let svg = tmp("heat-axes.svg");
+    let mut args = vec!["run", "-q", "--heatmap", svg.to_str().unwrap()];
+    args.extend(SHORT);
+    let o = wormcast(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let t = texts(&std::fs::read_to_string(&svg).unwrap());
+    assert!(t[0].contains("offered 0.004 msgs/node/cycle"), "{t:?}");
+    assert!(
+        t.iter()
+            .any(|s| s.contains("cycles 100..1600") && s.contains("warm-up and drain excluded")),
+        "{t:?}"
+    );
+    // Per panel: x labels 0..7 and y labels 0..7, and the arrows of x and y.
+    for n in 0..8 {
+        // Two panels, two axes; the two legend bars start at 0 too.
+        let want = if n == 0 { 2 * 2 + 2 } else { 2 * 2 };
+        assert_eq!(
+            t.iter().filter(|s| **s == n.to_string()).count(),
+            want,
+            "label {n}"
+        );
+    }
+    assert_eq!(t.iter().filter(|s| s.as_str() == "x \u{2192}").count(), 2);
+    assert_eq!(t.iter().filter(|s| s.as_str() == "y \u{2191}").count(), 2);
+    assert!(
+        t.iter().any(|s| s.starts_with("grey: offered fewer than")),
+        "{t:?}"
+    );
+    let mut args = vec![
+        "run",
+        "-q",
+        "--heatmap",
+        svg.to_str().unwrap(),
+        "--heatmap-window",
+        "all",
+    ];
+    args.extend(SHORT);
+    assert!(wormcast(&args).status.success());
+    let t = texts(&std::fs::read_to_string(&svg).unwrap());
+    assert!(
+        t.iter()
+            .any(|s| s.contains("cycles 0..1600") && s.contains("included")),
+        "{t:?}"
+    );
+    let o = wormcast(&[
+        "run",
+        "-q",
+        "--heatmap",
+        svg.to_str().unwrap(),
+        "--heatmap-scale",
+        "2",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--heatmap-scale") && err.contains("common"),
+        "{err}"
+    );
+}
+
+/// The link legend's top (its last tick) of a heat map file.
+fn link_top(path: &std::path::Path) -> String {
+    let t = texts(&std::fs::read_to_string(path).unwrap());
+    let i = t
+        .iter()
+        .position(|s| s.starts_with("link: flits per cycle"))
+        .unwrap();
+    t[i + 3].clone()
+}
+
+/// A sweep's maps share one colour scale by default, so they compare by
+/// eye; `--heatmap-scale auto` gives each its own, a number fixes it.
+#[test]
+fn sweep_heatmaps_share_one_scale() {
+    let run = |scale: &str| {
+        let dir = tmp(&format!("sweep-scale-{scale}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut args = vec![
+            "sweep",
+            "-q",
+            "--loads",
+            "0.001,0.008",
+            "--set",
+            "run.warmup=100",
+            "--set",
+            "run.cycles=1000",
+            "--heatmap-dir",
+            dir.to_str().unwrap(),
+        ];
+        if !scale.is_empty() {
+            args.extend(["--heatmap-scale", scale]);
+        }
+        let o = wormcast(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            link_top(&dir.join("dstm1-load-0.001.svg")),
+            link_top(&dir.join("dstm1-load-0.008.svg")),
+        )
+    };
+    let (a, b) = run("");
+    assert_eq!(a, b, "one scale across the sweep");
+    let (a, b) = run("auto");
+    assert_ne!(a, b, "each map its own");
+    assert_eq!(run("0.7"), ("0.70".to_string(), "0.70".to_string()));
 }
 
 fn example(name: &str) -> String {

@@ -217,6 +217,10 @@ fn replay_page_draws_the_kernel_trace_in_chromium() {
             // /dev/shm must not crash the renderer.
             .sandbox(false)
             .args(vec![std::ffi::OsStr::new("--disable-dev-shm-usage")])
+            // headless_chrome drops the connection this long after launch
+            // even while busy (its issue #390); on a loaded machine the
+            // default 30 s is shorter than the test.
+            .idle_browser_timeout(std::time::Duration::from_secs(600))
             .window_size(Some((960, 1100)))
             .build()
             .unwrap(),
@@ -361,5 +365,144 @@ fn replay_page_draws_the_kernel_trace_in_chromium() {
     let shots = std::env::var_os("WORMCAST_SHOT_DIR").map(PathBuf::from);
     let dest = shots.unwrap_or_else(|| dir.clone());
     std::fs::write(Path::new(&dest).join("replay-torus-8x8.png"), &png).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What a newcomer needs without the docs: the page opens on the first
+/// cycle with traffic (not an empty cycle 0); routers are named at every
+/// size (coordinates on both axes, a tooltip and a hover readout on each
+/// router, also at 16×16 where no label fits inside); the key shows a
+/// sample of every mark the fabric draws; the drawing grows with the window.
+#[test]
+fn replay_page_reads_without_the_docs() {
+    let dir = std::env::temp_dir().join(format!("wormcast-replay-read-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    const WINDOW: (u64, u64) = (0, 60);
+    let split = write_page(
+        &dir,
+        "split.html",
+        Some("multicast-split.toml"),
+        &[],
+        WINDOW,
+    );
+    let (want, _) = expected(Some("multicast-split.toml"), &[], WINDOW);
+    let first = want.iter().find(|e| !e.items.is_empty()).unwrap().c;
+    assert!(first > WINDOW.0, "cycle {} is empty", WINDOW.0);
+    let big_sets = [
+        "network.topology=\"torus:16x16\"",
+        "traffic.rate=0.002",
+        "run.warmup=100",
+        "run.cycles=300",
+    ];
+    let big = write_page(&dir, "big.html", None, &big_sets, (200, 230));
+    let busy_sets = ["traffic.rate=0.01", "run.cycles=600", "run.warmup=100"];
+    let busy = write_page(&dir, "busy.html", None, &busy_sets, (400, 440));
+
+    let browser = Browser::new(
+        LaunchOptions::default_builder()
+            .path(Some(chromium()))
+            .sandbox(false)
+            .args(vec![std::ffi::OsStr::new("--disable-dev-shm-usage")])
+            // headless_chrome drops the connection this long after launch
+            // even while busy (its issue #390); on a loaded machine the
+            // default 30 s is shorter than the test.
+            .idle_browser_timeout(std::time::Duration::from_secs(600))
+            .window_size(Some((900, 700)))
+            .build()
+            .unwrap(),
+    )
+    .expect("launch headless Chromium");
+    let tab = browser.new_tab().unwrap();
+    let open = |page: &Path| {
+        tab.navigate_to(&format!("file://{}", page.display()))
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+    };
+
+    open(&split);
+    assert_eq!(eval(&tab, "replay.cycle()"), first, "opens on traffic");
+    assert_eq!(
+        eval(&tab, "document.getElementById('cycle').textContent"),
+        first.to_string()
+    );
+
+    open(&big);
+    // Axes: 0..15 under the columns and beside the rows.
+    for axis in ["x", "y"] {
+        let v = eval(
+            &tab,
+            &format!("JSON.stringify([...document.querySelectorAll('[data-axis={axis}]')].map(e => +e.textContent))"),
+        );
+        let got: Vec<u32> = serde_json::from_str(v.as_str().unwrap()).unwrap();
+        assert_eq!(got, (0..16).collect::<Vec<_>>(), "{axis} axis");
+    }
+    // Every router has a tooltip with its coordinates.
+    assert_eq!(
+        eval(
+            &tab,
+            "[...document.querySelectorAll('[data-node]')].filter(e => e.querySelector('title').textContent === `router (${e.dataset.node})`).length"
+        ),
+        256
+    );
+    // Hovering a router names it in the control bar.
+    let node = tab.find_element("[data-node=\"5,9\"]").unwrap();
+    node.move_mouse_over().unwrap();
+    assert_eq!(
+        eval(&tab, "document.getElementById('hover').textContent"),
+        "router (5,9)"
+    );
+
+    // The drawing grows with the window.
+    let width = || {
+        eval(
+            &tab,
+            "document.getElementById('fabric').getBoundingClientRect().width",
+        )
+        .as_f64()
+        .unwrap()
+    };
+    let small = width();
+    tab.set_bounds(headless_chrome::types::Bounds::Normal {
+        left: None,
+        top: None,
+        width: Some(1800.0),
+        height: Some(1400.0),
+    })
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let large = width();
+    assert!(
+        large > small * 1.5 && large > 1000.0,
+        "{small} px -> {large} px"
+    );
+
+    // The key has a sample of every mark the busy torus draws.
+    open(&busy);
+    let v = eval(
+        &tab,
+        r#"JSON.stringify([...new Set([...document.querySelectorAll('#live [data-kind]')].flatMap(e =>
+            e.dataset.blocked ? [e.dataset.kind, "blocked"]
+            : e.dataset.kind === "fifo" && +e.dataset.port >= 4 ? ["inject"] : [e.dataset.kind]))])"#,
+    );
+    let mut kinds: Vec<String> = serde_json::from_str(v.as_str().unwrap()).unwrap();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        ["blocked", "eject", "fifo", "inject", "link", "split"]
+    );
+    for k in kinds
+        .iter()
+        .map(String::as_str)
+        .chain(["node", "lane", "wrap"])
+    {
+        let text = eval(
+            &tab,
+            &format!(
+                "document.querySelector('#key [data-key={k}]')?.parentElement.textContent ?? ''"
+            ),
+        );
+        assert!(text.as_str().unwrap().len() > 20, "key for {k}: {text}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

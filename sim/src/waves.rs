@@ -28,7 +28,10 @@
 //! and has no counterpart in the RTL; it is there because a message number
 //! is what one looks for first in GTKWave.
 //!
-//! **Time.** Timescale 1 ns and **1 cycle = 1 time unit**: the values at time
+//! **Time.** Timescale 10 ns and **1 cycle = 1 time unit**, the clock period
+//! of the generated Verilog's testbench (`testbench/src/vectors.rs`: a 10 ns
+//! clock), so GTKWave puts cycle `c` at `10c` ns in both pictures (the
+//! Verilog's edge at `10c + 5` ns): the values at time
 //! `t` are the registers after clock edge `t` (time 0 = reset), exactly what
 //! [`Network::run`](crate::network::Network::run)'s `observe` sees when
 //! `cycle() == t`. Only changes are written, so an idle router costs nothing
@@ -62,6 +65,9 @@ pub const ERR_COUNT_BITS: u32 = 16;
 pub const ERR_CODE_BITS: u32 = 4;
 /// Width of the `in_P_setup` header setup counter (`setup_cycles` ≤ 255).
 pub const SETUP_BITS: u32 = 8;
+/// One clock cycle in ns, the VCD's timescale: the period of the generated
+/// Verilog testbench's clock, so the native and Verilog waveforms line up.
+pub const CYCLE_NS: u32 = 10;
 /// Width of the shadow message numbers.
 pub const MSG_BITS: u32 = 32;
 
@@ -226,8 +232,8 @@ impl<W: Write> VcdWriter<W> {
         let p = fabric.params;
         let mut w = vcd::Writer::new(out);
         w.version("wormcast native cycle model")?;
-        w.comment("1 time unit = 1 clock cycle; values at time t are the registers after clock edge t (0 = reset)")?;
-        w.timescale(1, TimescaleUnit::NS)?;
+        w.comment("1 time unit = 1 clock cycle = 10 ns (the Verilog testbench's clock); values at time t are the registers after clock edge t (0 = reset)")?;
+        w.timescale(CYCLE_NS, TimescaleUnit::NS)?;
         w.add_module("fabric")?;
         let state_bits = 2;
         let count_bits = bits_for(p.depth as u64);

@@ -142,7 +142,8 @@ fn run(
 fn hierarchy_names_and_widths() {
     let (d, _, net) = run(None, Window::ALL, None);
     let p = net.fabric.params;
-    assert_eq!(d.header.timescale, Some((1, vcd::TimescaleUnit::NS)));
+    // One time unit is one cycle of the Verilog testbench's 10 ns clock.
+    assert_eq!(d.header.timescale, Some((10, vcd::TimescaleUnit::NS)));
     for y in 0..4 {
         for x in 0..4 {
             let r = rname(x, y);

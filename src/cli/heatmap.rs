@@ -23,8 +23,145 @@
 use crate::cli::output::Dest;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use wormcast_sim::config::MAX_OUTPUTS;
 use wormcast_sim::network::Network;
 use wormcast_sim::topology::{Dir, NodeId, Topology};
+
+/// Fewest messages a source must have offered in the window for its colour
+/// to mean something: below this the node is drawn grey (its rate rests
+/// on too few messages to compare), whatever it accepted. A starved source
+/// that offered many and delivered none stays dark purple.
+pub const MIN_SAMPLES: u64 = 10;
+
+/// Which cycles the link colours count (`--heatmap-window`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Span {
+    /// The measurement window only: warm-up and drain excluded, the
+    /// cycles the node colours (and the report's throughput) count.
+    Window,
+    /// Every simulated cycle, warm-up and drain included.
+    All,
+}
+
+/// `--heatmap-scale`: the top of the colour scales.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scale {
+    /// Each map its own: the busiest link rounded up to a tenth, the best
+    /// served source.
+    Auto,
+    /// One scale for every map of a sweep (for one map, as `auto`), so
+    /// maps compare by eye.
+    Common,
+    /// The link scale tops at this many flits per cycle (0 < max <= 1);
+    /// the node scale is each map's own.
+    Max(f64),
+}
+
+impl std::str::FromStr for Scale {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Scale, String> {
+        match s {
+            "auto" => Ok(Scale::Auto),
+            "common" => Ok(Scale::Common),
+            _ => match s.parse::<f64>() {
+                Ok(x) if x > 0.0 && x <= 1.0 => Ok(Scale::Max(x)),
+                _ => Err(format!(
+                    "`{s}`: allowed: `auto`, `common` or a link utilisation above 0 and at most 1 (flits per cycle)"
+                )),
+            },
+        }
+    }
+}
+
+/// The heat map options `run` and `sweep` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct HeatOpts {
+    /// Top of the heat maps' colour scales: `common` (one scale for all of
+    /// a sweep's maps, so they compare by eye; for one map as `auto`),
+    /// `auto` (each map its own), or a link utilisation in flits per cycle
+    /// (0 < MAX <= 1; nodes then each map's own).
+    #[arg(long, value_name = "auto|common|MAX", default_value = "common")]
+    pub heatmap_scale: Scale,
+    /// Cycles the heat map's link colours count: `window` (the measurement
+    /// window, warm-up and drain excluded, as the node colours) or `all`.
+    #[arg(long, value_enum, default_value_t = Span::Window)]
+    pub heatmap_window: Span,
+}
+
+impl Default for HeatOpts {
+    fn default() -> HeatOpts {
+        HeatOpts {
+            heatmap_scale: Scale::Common,
+            heatmap_window: Span::Window,
+        }
+    }
+}
+
+/// Per-direction flit counts at the start and the end of the span the
+/// link colours count: `Fabric::sent` is cumulative from cycle 0, so the
+/// span's flits are the difference of two snapshots. Sample it before the
+/// run and after every cycle (the run's `observe` callback).
+#[derive(Debug, Clone)]
+pub struct LinkCounts {
+    span: Span,
+    from: u64,
+    to: u64,
+    start: Option<Vec<[u64; MAX_OUTPUTS]>>,
+    end: Option<(u64, Vec<[u64; MAX_OUTPUTS]>)>,
+}
+
+impl LinkCounts {
+    /// Counts for `net`, not yet run (or at any cycle up to the span's start).
+    pub fn new(net: &Network, span: Span) -> LinkCounts {
+        let r = &net.scenario.run;
+        let (from, to) = match span {
+            Span::Window => (r.warmup, r.window_end().unwrap_or(u64::MAX)),
+            Span::All => (0, u64::MAX),
+        };
+        let mut c = LinkCounts {
+            span,
+            from,
+            to,
+            start: None,
+            end: None,
+        };
+        c.sample(net);
+        c
+    }
+
+    /// Takes the snapshots at the span's first and last cycle.
+    pub fn sample(&mut self, net: &Network) {
+        let c = net.cycle();
+        if c == self.from && self.start.is_none() {
+            self.start = Some(net.fabric.sent.clone());
+        }
+        if c == self.to && self.end.is_none() {
+            self.end = Some((c, net.fabric.sent.clone()));
+        }
+    }
+
+    /// `(first cycle, end cycle, flits per direction)` of the span, as far
+    /// as the run got: a run that stopped early ends the span there; one
+    /// that stopped before the span began has an empty span.
+    fn flits(&self, net: &Network) -> (u64, u64, Vec<[u64; MAX_OUTPUTS]>) {
+        let now = net.cycle();
+        let (end, last) = match &self.end {
+            Some((c, v)) => (*c, v.clone()),
+            None => (now, net.fabric.sent.clone()),
+        };
+        match &self.start {
+            Some(s) => {
+                let d = last
+                    .iter()
+                    .zip(s)
+                    .map(|(a, b)| std::array::from_fn(|i| a[i] - b[i]))
+                    .collect();
+                (self.from, end.max(self.from), d)
+            }
+            None => (end, end, vec![[0; MAX_OUTPUTS]; last.len()]),
+        }
+    }
+}
 
 /// One direction of one wired link.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +171,7 @@ pub struct LinkUse {
     pub to: NodeId,
     /// `out_class` of the sending port.
     pub class: u8,
-    /// Flits sent over it per cycle simulated, 0..=1.
+    /// Flits sent over it per cycle of the span, 0..=1.
     pub util: f64,
 }
 
@@ -46,6 +183,9 @@ pub struct HeatData {
     /// Per node: accepted messages per window cycle as a source; `None`
     /// for a node cut out of a faulty mesh.
     pub source_rate: Vec<Option<f64>>,
+    /// Per node: messages it offered (created) inside the window, the
+    /// sample its colour rests on; below [`MIN_SAMPLES`] it is drawn grey.
+    pub offered: Vec<u64>,
     /// Link directions of the topology no class uses (DSTM's links in
     /// neither tree, faulty links, mesh channels a scheme never takes): not
     /// wired in the fabric, drawn as thin dotted traces.
@@ -53,14 +193,18 @@ pub struct HeatData {
     /// Distinct classes, ascending.
     pub classes: Vec<u8>,
     pub title: String,
+    /// What the link colours count, in words (cycles, warm-up and drain).
+    pub span: String,
 }
 
 impl HeatData {
-    /// `construction` names the scheme in the title (the report's words).
-    pub fn of(net: &Network, construction: &str) -> HeatData {
+    /// `construction` names the scheme in the title (the report's words);
+    /// `counts` are the link flits of the span it was sampled for.
+    pub fn of(net: &Network, construction: &str, counts: &LinkCounts) -> HeatData {
         let f = &net.fabric;
         let topo = f.topo;
-        let cycles = net.cycle().max(1) as f64;
+        let (s0, s1, flits) = counts.flits(net);
+        let cycles = s1.saturating_sub(s0).max(1) as f64;
         let mut links = Vec::new();
         let mut unused = Vec::new();
         for u in 0..topo.nodes() {
@@ -79,7 +223,7 @@ impl HeatData {
                     dir: d,
                     to: v,
                     class,
-                    util: f.sent[u as usize][d.index()] as f64 / cycles,
+                    util: flits[u as usize][d.index()] as f64 / cycles,
                 });
             }
         }
@@ -90,11 +234,15 @@ impl HeatData {
         let (w0, w1) = (r.warmup, r.window_end().unwrap_or(u64::MAX));
         let win = w1.min(net.cycle()).saturating_sub(w0).max(1) as f64;
         let mut per = vec![0u64; topo.nodes() as usize];
+        let mut offered = vec![0u64; topo.nodes() as usize];
         for m in &net.msgs {
             if let Some(t) = m.finished() {
                 if t >= w0 && t < w1 {
                     per[m.source as usize] += 1;
                 }
+            }
+            if m.created >= w0 && m.created < w1 {
+                offered[m.source as usize] += 1;
             }
         }
         let source_rate = per
@@ -102,18 +250,39 @@ impl HeatData {
             .enumerate()
             .map(|(u, &c)| (!net.v.excluded(u as NodeId)).then_some(c as f64 / win))
             .collect();
+        let span = match counts.span {
+            Span::Window => format!(
+                "links: cycles {s0}..{s1}, the measurement window (warm-up and drain excluded)"
+            ),
+            Span::All => format!("links: cycles {s0}..{s1}, warm-up and drain included"),
+        };
         HeatData {
             title: format!(
-                "{construction}, {topo}, rate {}, {} cycles",
+                "{construction}, {topo}, offered {} msgs/node/cycle",
                 net.scenario.traffic.rate,
-                net.cycle()
             ),
+            span,
             topo,
             links,
             unused,
             source_rate,
+            offered,
             classes,
         }
+    }
+
+    /// The busiest link direction's utilisation.
+    pub fn link_max(&self) -> f64 {
+        self.links.iter().map(|l| l.util).fold(0.0, f64::max)
+    }
+
+    /// The best-served source's accepted rate.
+    pub fn node_max(&self) -> f64 {
+        self.source_rate
+            .iter()
+            .flatten()
+            .copied()
+            .fold(0.0, f64::max)
     }
 }
 
@@ -162,14 +331,29 @@ fn ramp(t: f64, stops: &[(u8, u8, u8)]) -> RGBColor {
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
-/// Top of the link colour scale: the busiest link direction rounded up to
-/// a tenth (at least 0.1). A fixed 0..1 scale would paint a whole mesh
+/// Top of the link colour scale for a busiest direction of `max`: rounded
+/// up to a tenth (at least 0.1). A fixed 0..1 scale would paint a whole mesh
 /// pale when its busiest link carries 0.2 flits/cycle; the legend states
-/// the top, so two maps compare by their legends.
-pub fn link_scale_max(d: &HeatData) -> f64 {
-    let max = d.links.iter().map(|l| l.util).fold(0.0, f64::max);
+/// the top.
+pub fn link_top(max: f64) -> f64 {
     ((max * 10.0).ceil() / 10.0).clamp(0.1, 1.0)
 }
+
+/// The tops of the link and node scales of each map under `scale`.
+pub fn tops(maps: &[&HeatData], scale: Scale) -> Vec<(f64, f64)> {
+    let lmax = maps.iter().map(|d| d.link_max()).fold(0.0, f64::max);
+    let tmax = maps.iter().map(|d| d.node_max()).fold(0.0, f64::max);
+    maps.iter()
+        .map(|d| match scale {
+            Scale::Auto => (link_top(d.link_max()), d.node_max()),
+            Scale::Common => (link_top(lmax), tmax),
+            Scale::Max(x) => (x, d.node_max()),
+        })
+        .collect()
+}
+
+/// Fill of a node whose rate rests on fewer than [`MIN_SAMPLES`] messages.
+const FEW: RGBColor = RGBColor(200, 200, 200);
 
 /// Pixels per node in a panel.
 fn cell(topo: &Topology) -> i32 {
@@ -177,12 +361,29 @@ fn cell(topo: &Topology) -> i32 {
     (640 / k.max(m)).clamp(24, 90)
 }
 
-/// Writes the heat map of `net` into `dest`. The SVG is drawn in memory
-/// and written in one go, so a write error is reported like any output's.
-pub fn write(dest: &Dest, net: &Network, construction: &str) -> Result<(), String> {
-    let data = HeatData::of(net, construction);
-    let svg = render(&data).map_err(|e| format!("heat map: {e}"))?;
+/// Writes one heat map into `dest` (for one map `common` is `auto`). The
+/// SVG is drawn in memory and written in one go, so a write error is
+/// reported like any output's.
+pub fn write(dest: &Dest, data: &HeatData, scale: Scale) -> Result<(), String> {
+    let top = tops(&[data], scale)[0];
+    let svg = render(data, top).map_err(|e| format!("heat map: {e}"))?;
     dest.write(svg.as_bytes())
+}
+
+/// Writes a sweep's maps, on one scale under `common`; the errors of the
+/// ones that could not be written.
+pub fn write_all(maps: &[(Dest, HeatData)], scale: Scale) -> Vec<String> {
+    let data: Vec<&HeatData> = maps.iter().map(|(_, d)| d).collect();
+    let tops = tops(&data, scale);
+    maps.iter()
+        .zip(tops)
+        .filter_map(|((dest, d), top)| {
+            render(d, top)
+                .map_err(|e| format!("heat map: {e}"))
+                .and_then(|svg| dest.write(svg.as_bytes()))
+                .err()
+        })
+        .collect()
 }
 
 /// `sweep --heatmap-dir`: the directory exists (created if missing) and
@@ -201,43 +402,49 @@ pub fn prepare_dir(dir: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The heat map of one sweep point, `DIR/SCHEME-load-LOAD.svg` (`:` in a
-/// scheme such as `spam:dstm1` becomes `_`).
-pub fn write_point(
+/// The heat map of one sweep point and its file, `DIR/SCHEME-load-LOAD.svg`
+/// (`:` in a scheme such as `spam:dstm1` becomes `_`), written with the
+/// others by [`write_all`] once every point has run.
+pub fn point(
     dir: &std::path::Path,
     scheme: &str,
     load: f64,
     net: &Network,
     report: &wormcast_sim::network::stats::Report,
-) -> Result<(), String> {
+    counts: &LinkCounts,
+) -> (Dest, HeatData) {
     // A load from `A..B/STEP` carries float noise (0.0006000000000000001):
     // twelve decimals name it.
     let load = (load * 1e12).round() / 1e12;
     let name = format!("{}-load-{load}.svg", scheme.replace([':', '/'], "_"));
-    write(
-        &Dest::new("heat map", &dir.join(name)),
-        net,
-        &report.construction,
+    (
+        Dest::new("heat map", &dir.join(name)),
+        HeatData::of(net, &report.construction, counts),
     )
 }
 
-/// The SVG text of `data`.
-pub fn render(data: &HeatData) -> Result<String, String> {
+/// The SVG text of `data`, its link scale topping at `lmax` flits per
+/// cycle and its node scale at `tmax` messages per node per cycle.
+pub fn render(data: &HeatData, (lmax, tmax): (f64, f64)) -> Result<String, String> {
     let mut svg = String::new();
-    draw(&mut svg, data).map_err(|e| e.to_string())?;
+    draw(&mut svg, data, (lmax, tmax)).map_err(|e| e.to_string())?;
     Ok(svg)
 }
 
-fn draw<'a>(svg: &'a mut String, d: &HeatData) -> Result<(), Box<dyn std::error::Error + 'a>> {
+fn draw<'a>(
+    svg: &'a mut String,
+    d: &HeatData,
+    (lmax, tmax): (f64, f64),
+) -> Result<(), Box<dyn std::error::Error + 'a>> {
     let c = cell(&d.topo);
     let (k, m) = (d.topo.k as i32, d.topo.m as i32);
-    let pad = 30;
+    let pad = 40;
     let pw = k * c + 2 * pad;
     let ph = m * c + 2 * pad + 24;
     let panels = d.classes.len().max(1) as i32;
-    let legend_h = 110;
-    let head = 36;
-    let w = (pw * panels).max(620) as u32;
+    let legend_h = 130;
+    let head = 52;
+    let w = (pw * panels).max(720) as u32;
     let h = (head + ph + legend_h) as u32;
     let root = SVGBackend::with_string(svg, (w, h)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -246,8 +453,11 @@ fn draw<'a>(svg: &'a mut String, d: &HeatData) -> Result<(), Box<dyn std::error:
         (10, 8),
         ("sans-serif", 18).into_font().color(&BLACK),
     ))?;
-    let tmax = d.source_rate.iter().flatten().copied().fold(0.0, f64::max);
-    let lmax = link_scale_max(d);
+    root.draw(&Text::new(
+        d.span.clone(),
+        (10, 30),
+        ("sans-serif", 13).into_font().color(&BLACK),
+    ))?;
     for (i, &class) in d.classes.iter().enumerate() {
         let area = root
             .clone()
@@ -369,13 +579,45 @@ fn panel<'a>(
         let r = [(pad, top), (pad + k * c, top + m * c)];
         area.draw(&Rectangle::new(r, RGBColor(170, 170, 170).stroke_width(1)))?;
     }
+    // Node coordinates on both axes, so (0,0) and the way y grows read
+    // off the picture.
+    let axis = || ("sans-serif", 11).into_font().color(&RGBColor(80, 80, 80));
+    let centred = |t: &str, x: i32| x - 3 * t.len() as i32;
+    for x in 0..k {
+        let t = x.to_string();
+        let cx = pad + x * c + c / 2;
+        area.draw(&Text::new(
+            t.clone(),
+            (centred(&t, cx), top + m * c + 5),
+            axis(),
+        ))?;
+    }
+    for y in 0..m {
+        let t = y.to_string();
+        let cy = top + (m - 1 - y) * c + c / 2 - 5;
+        area.draw(&Text::new(
+            t.clone(),
+            (pad - 8 - 6 * t.len() as i32, cy),
+            axis(),
+        ))?;
+    }
+    area.draw(&Text::new(
+        "x \u{2192}",
+        (pad + k * c - 12, top + m * c + 18),
+        axis(),
+    ))?;
+    area.draw(&Text::new("y \u{2191}", (pad - 30, top - 16), axis()))?;
     for u in 0..d.topo.nodes() {
         let (x, y) = at(u);
         let (x, y) = (x.round() as i32, y.round() as i32);
         let r = node_r.round() as i32;
         match d.source_rate[u as usize] {
             Some(t) => {
-                let col = node_color(if tmax > 0.0 { t / tmax } else { 0.0 });
+                let col = if d.offered[u as usize] < MIN_SAMPLES {
+                    FEW
+                } else {
+                    node_color(if tmax > 0.0 { t / tmax } else { 0.0 })
+                };
                 area.draw(&Rectangle::new(
                     [(x - r, y - r), (x + r, y + r)],
                     col.filled(),
@@ -440,7 +682,7 @@ fn draw_legend<'a>(
         [
             "0".into(),
             format!("{:.2}", lmax / 2.0),
-            format!("{lmax:.1}"),
+            format!("{lmax:.2}"),
         ],
         &link_color,
     )?;
@@ -450,8 +692,9 @@ fn draw_legend<'a>(
         area,
         56,
         format!(
-            "node: accepted messages per cycle as a source (min {:.4}, max {tmax:.4})",
-            if min.is_finite() { min } else { 0.0 }
+            "node: accepted msgs/node/cycle as a source, in the window (min {:.4}, max {:.4})",
+            if min.is_finite() { min } else { 0.0 },
+            d.node_max()
         ),
         [
             "0".into(),
@@ -460,6 +703,29 @@ fn draw_legend<'a>(
         ],
         &node_color,
     )?;
+    let few = d
+        .offered
+        .iter()
+        .zip(&d.source_rate)
+        .filter(|(&n, r)| r.is_some() && n < MIN_SAMPLES)
+        .count();
+    area.draw(&Rectangle::new([(30, 106), (42, 118)], FEW.filled()))?;
+    area.draw(&Rectangle::new(
+        [(30, 106), (42, 118)],
+        BLACK.stroke_width(1),
+    ))?;
+    area.draw(&Text::new(
+        format!("grey: offered fewer than {MIN_SAMPLES} messages in the window ({few} nodes)"),
+        (48, 105),
+        font(),
+    ))?;
+    if d.offered.len() > d.source_rate.iter().flatten().count() {
+        area.draw(&Text::new(
+            "crossed: cut out of the fabric",
+            (480, 105),
+            font(),
+        ))?;
+    }
     Ok(())
 }
 
@@ -468,12 +734,114 @@ mod tests {
     use super::*;
     use wormcast_sim::scenario::Scenario;
 
-    fn run(sets: &[&str]) -> (Network, wormcast_sim::network::stats::Report) {
+    fn run(
+        sets: &[&str],
+        span: Span,
+    ) -> (Network, wormcast_sim::network::stats::Report, LinkCounts) {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let sc = Scenario::from_toml("", &sets, "test").unwrap();
         let mut net = Network::new(&sc).unwrap();
-        let r = net.run(&mut |_| true);
-        (net, r)
+        let mut counts = LinkCounts::new(&net, span);
+        let r = net.run(&mut |n| {
+            counts.sample(n);
+            true
+        });
+        (net, r, counts)
+    }
+
+    /// By default the links count the measurement window only: the
+    /// per-direction flits are the kernel's counter at the window's end
+    /// minus the counter at its start, read here by stepping the same
+    /// scenario by hand, and the title says which cycles they are.
+    #[test]
+    fn the_default_span_excludes_warmup_and_drain() {
+        let sets = [
+            "run.warmup=400",
+            "run.cycles=1000",
+            "run.drain_cycles=600",
+            "traffic.rate=0.006",
+        ];
+        let (net, rep, counts) = run(&sets, Span::Window);
+        let d = HeatData::of(&net, &rep.construction, &counts);
+        assert!(d.span.contains("cycles 400..1400"), "{}", d.span);
+        assert!(d.span.contains("warm-up and drain excluded"), "{}", d.span);
+        let sc = Scenario::from_toml(
+            "",
+            &sets.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "t",
+        )
+        .unwrap();
+        let mut by_hand = Network::new(&sc).unwrap();
+        let mut at = std::collections::BTreeMap::new();
+        while by_hand.cycle() < 1400 {
+            by_hand.step();
+            if by_hand.cycle() == 400 || by_hand.cycle() == 1400 {
+                at.insert(by_hand.cycle(), by_hand.fabric.sent.clone());
+            }
+        }
+        let mut differs = false;
+        for l in &d.links {
+            let (u, i) = (l.from as usize, l.dir.index());
+            let want = (at[&1400][u][i] - at[&400][u][i]) as f64 / 1000.0;
+            assert!((l.util - want).abs() < 1e-12, "{l:?}: want {want}");
+            differs |= (l.util - net.fabric.sent[u][i] as f64 / rep.cycles as f64).abs() > 1e-6;
+        }
+        assert!(differs, "warm-up and drain change some link's figure");
+        // `all`: from cycle 0 to the run's end, the plain counter.
+        let all = HeatData::of(
+            &net,
+            &rep.construction,
+            &LinkCounts::new(&Network::new(&sc).unwrap(), Span::All),
+        );
+        assert!(all.span.contains("included"), "{}", all.span);
+        for l in &all.links {
+            let sent = net.fabric.sent[l.from as usize][l.dir.index()];
+            assert!((l.util * rep.cycles as f64 - sent as f64).abs() < 1e-6);
+        }
+    }
+
+    /// A common scale is the same top for every map; `auto` is each map's
+    /// own; a number fixes the link top.
+    #[test]
+    fn common_scale_is_shared_across_maps() {
+        let (n1, r1, c1) = run(&["run.cycles=1500", "traffic.rate=0.002"], Span::Window);
+        let (n2, r2, c2) = run(&["run.cycles=1500", "traffic.rate=0.008"], Span::Window);
+        let (a, b) = (
+            HeatData::of(&n1, &r1.construction, &c1),
+            HeatData::of(&n2, &r2.construction, &c2),
+        );
+        assert!(link_top(a.link_max()) < link_top(b.link_max()));
+        let common = tops(&[&a, &b], Scale::Common);
+        assert_eq!(common[0], common[1]);
+        assert_eq!(
+            common[0],
+            (link_top(b.link_max()), b.node_max().max(a.node_max()))
+        );
+        let auto = tops(&[&a, &b], Scale::Auto);
+        assert_ne!(auto[0].0, auto[1].0);
+        assert_eq!(tops(&[&a], Scale::Max(0.25))[0].0, 0.25);
+        assert!("0".parse::<Scale>().is_err() && "1.5".parse::<Scale>().is_err());
+        assert!("x".parse::<Scale>().unwrap_err().contains("auto"));
+        // The top is in the legend.
+        let svg = render(&a, common[0]).unwrap();
+        assert!(svg.contains(&format!("{:.2}", common[0].0)), "legend top");
+    }
+
+    /// A node whose colour would rest on fewer than `MIN_SAMPLES` offered
+    /// messages is grey, and the legend counts them.
+    #[test]
+    fn sparse_sources_are_grey() {
+        let (net, rep, counts) = run(&["run.cycles=2500", "traffic.rate=0.004"], Span::Window);
+        let d = HeatData::of(&net, &rep.construction, &counts);
+        let few = d.offered.iter().filter(|&&n| n < MIN_SAMPLES).count();
+        assert!(few > 0 && few < 64, "some but not all sparse: {few}");
+        let svg = render(&d, tops(&[&d], Scale::Auto)[0]).unwrap();
+        assert_eq!(
+            svg.matches("fill=\"#C8C8C8\"").count(),
+            d.classes.len() * few + 1,
+            "grey nodes in every panel, and the key"
+        );
+        assert!(svg.contains(&format!("({few} nodes)")));
     }
 
     /// The picture's numbers are the kernel's: per-direction utilisation
@@ -482,13 +850,16 @@ mod tests {
     /// accepted messages. One arrowhead per wired link direction.
     #[test]
     fn figures_are_the_kernel_counters() {
-        let (net, rep) = run(&[
-            "run.warmup=300",
-            "run.cycles=3000",
-            "run.drain_cycles=0",
-            "traffic.rate=0.004",
-        ]);
-        let d = HeatData::of(&net, &rep.construction);
+        let (net, rep, counts) = run(
+            &[
+                "run.warmup=300",
+                "run.cycles=3000",
+                "run.drain_cycles=0",
+                "traffic.rate=0.004",
+            ],
+            Span::All,
+        );
+        let d = HeatData::of(&net, &rep.construction, &counts);
         assert_eq!(d.classes, vec![0, 1], "DSTM-1 has two trees");
         assert_eq!(
             d.links.len() + d.unused.len(),
@@ -511,7 +882,7 @@ mod tests {
             );
             assert_eq!(net.fabric.topo.neighbor(l.from, l.dir), Some(l.to));
         }
-        let svg = render(&d).unwrap();
+        let svg = render(&d, tops(&[&d], Scale::Auto)[0]).unwrap();
         assert_eq!(svg.matches("<polygon").count(), d.links.len());
         assert!(svg.contains("class 1:"), "one panel per tree");
     }

@@ -61,6 +61,8 @@ pub struct RunArgs {
     /// accepted throughput per source (docs/sight.md).
     #[arg(long, value_name = "OUT.svg")]
     pub heatmap: Option<PathBuf>,
+    #[command(flatten)]
+    pub heat: crate::cli::heatmap::HeatOpts,
     /// Write an HTML replay of a window of the run: one self-contained page,
     /// worms moving cycle by cycle (docs/sight.md).
     #[arg(long, value_name = "OUT.html")]
@@ -299,15 +301,28 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     if let Some(r) = rec.as_mut() {
         r.sample(&net);
     }
+    let mut heat = heatmap
+        .as_ref()
+        .map(|_| crate::cli::heatmap::LinkCounts::new(&net, a.heat.heatmap_window));
     let report = match (&vcd, vcd_opts) {
         (Some(d), Some((routers, window))) => {
-            let (r, e) = run_with_vcd(&mut net, d, &routers, window, &progress, &mut rec)?;
+            let (r, e) = run_with_vcd(
+                &mut net,
+                d,
+                &routers,
+                window,
+                &progress,
+                (&mut rec, &mut heat),
+            )?;
             errors.extend(e);
             r
         }
         _ => net.run(&mut |n| {
             if let Some(r) = rec.as_mut() {
                 r.sample(n);
+            }
+            if let Some(h) = heat.as_mut() {
+                h.sample(n);
             }
             progress.tick(n) && !interrupted()
         }),
@@ -338,8 +353,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             errors.push(e);
         }
     }
-    if let Some(d) = &heatmap {
-        if let Err(e) = crate::cli::heatmap::write(d, &net, &report.construction) {
+    if let (Some(d), Some(h)) = (&heatmap, &heat) {
+        let data = crate::cli::heatmap::HeatData::of(&net, &report.construction, h);
+        if let Err(e) = crate::cli::heatmap::write(d, &data, a.heat.heatmap_scale) {
             errors.push(e);
         }
     }
@@ -485,7 +501,10 @@ fn run_with_vcd(
     routers: &[wormcast_sim::topology::NodeId],
     window: waves::Window,
     progress: &Progress,
-    rec: &mut Option<Recorder>,
+    (rec, heat): (
+        &mut Option<Recorder>,
+        &mut Option<crate::cli::heatmap::LinkCounts>,
+    ),
 ) -> Result<(Report, Option<String>), String> {
     let io_err = |e: std::io::Error| dest.stream_error(e);
     let mut w = VcdWriter::new(&net.fabric, routers, window, dest.writer()?).map_err(io_err)?;
@@ -496,6 +515,9 @@ fn run_with_vcd(
         }
         if let Some(r) = rec.as_mut() {
             r.sample(n);
+        }
+        if let Some(h) = heat.as_mut() {
+            h.sample(n);
         }
         progress.tick(n) && err.is_none() && !interrupted()
     });

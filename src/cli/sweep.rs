@@ -59,6 +59,8 @@ pub struct SweepArgs {
     /// directory, as `SCHEME-load-LOAD.svg`; created if missing.
     #[arg(long, value_name = "DIR")]
     pub heatmap_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub heat: crate::cli::heatmap::HeatOpts,
     /// Run only shard I of N (`I/N`, 0-based): the points whose position
     /// in the sweep is I modulo N. The JSON then records the slice, for
     /// `wormcast sweep-merge` (README "Running sweeps on a cluster").
@@ -223,7 +225,8 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     if let Some(dir) = &a.heatmap_dir {
         crate::cli::heatmap::prepare_dir(dir)?;
     }
-    let heat_errors = std::sync::Mutex::new(Vec::new());
+    // Every point's map, written once all have run (one common scale).
+    let heat_maps = std::sync::Mutex::new(Vec::new());
     interrupt::install();
     let pb = if a.quiet {
         ProgressBar::hidden()
@@ -251,10 +254,19 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
                     return None;
                 }
                 let mut net = Network::new(sc).expect("validated");
-                let r = net.run(&mut |_| !interrupt::requested());
-                if let Some(dir) = &a.heatmap_dir {
-                    let e = crate::cli::heatmap::write_point(dir, scheme, *l, &net, &r);
-                    heat_errors.lock().unwrap().extend(e.err());
+                let mut heat = a
+                    .heatmap_dir
+                    .as_ref()
+                    .map(|_| crate::cli::heatmap::LinkCounts::new(&net, a.heat.heatmap_window));
+                let r = net.run(&mut |n| {
+                    if let Some(h) = heat.as_mut() {
+                        h.sample(n);
+                    }
+                    !interrupt::requested()
+                });
+                if let (Some(dir), Some(h)) = (&a.heatmap_dir, &heat) {
+                    let map = crate::cli::heatmap::point(dir, scheme, *l, &net, &r, h);
+                    heat_maps.lock().unwrap().push(map);
                 }
                 pb.inc(1);
                 Some(Point::of(scheme, *l, &r))
@@ -276,7 +288,8 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     let points: Vec<Point> = points.drain(..).flatten().collect();
     // Files first, then the table; a failed file write still shows the
     // table before the error.
-    let mut errors = heat_errors.into_inner().unwrap();
+    let mut errors =
+        crate::cli::heatmap::write_all(&heat_maps.into_inner().unwrap(), a.heat.heatmap_scale);
     if let Some(d) = &json_out {
         let out = SweepOut {
             scenario: origin.clone(),

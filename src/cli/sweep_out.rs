@@ -203,83 +203,19 @@ pub fn failed_points(points: &[Point]) -> Option<String> {
     ))
 }
 
-/// Mean latency (log scale) against offered load, one line per scheme;
-/// saturated points are drawn hollow.
+/// Mean latency (log scale) against offered load, one line per scheme
+/// (drawn by `plot::sweep`: saturated points hollow, interrupted ones
+/// crossed, with a key).
 pub fn plot(dest: &Dest, points: &[Point], title: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let mut svg = String::new();
-    draw(&mut svg, points, title).map_err(|e| e.to_string())?;
-    Ok(dest.write(svg.as_bytes())?)
-}
-
-/// Draws the SVG in memory; `plot` writes it through `output`.
-fn draw<'a>(
-    svg: &'a mut String,
-    points: &[Point],
-    title: &str,
-) -> Result<(), Box<dyn std::error::Error + 'a>> {
-    use plotters::prelude::*;
-    let root = SVGBackend::with_string(svg, (900, 600)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let xmax = points.iter().map(|p| p.load).fold(0.0, f64::max) * 1.05;
-    let ymin = points
+    let marks: Vec<crate::cli::plot::SweepMark> = points
         .iter()
-        .map(|p| p.latency_mean_cycles)
-        .filter(|&y| y > 0.0)
-        .fold(f64::INFINITY, f64::min)
-        .min(1e9)
-        * 0.8;
-    let ymax = points
-        .iter()
-        .map(|p| p.latency_mean_cycles)
-        .fold(1.0, f64::max)
-        * 1.5;
-    let ymin = if ymin.is_finite() { ymin.max(1.0) } else { 1.0 };
-    let mut chart = ChartBuilder::on(&root)
-        .caption(format!("latency vs load — {title}"), ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(
-            0.0..xmax.max(1e-9),
-            (ymin..ymax.max(ymin * 2.0)).log_scale(),
-        )?;
-    chart
-        .configure_mesh()
-        .x_desc("offered load (messages / node / cycle)")
-        .y_desc("mean latency (cycles)")
-        .draw()?;
-    let mut schemes: Vec<&str> = points.iter().map(|p| p.scheme.as_str()).collect();
-    schemes.dedup();
-    for (i, s) in schemes.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let mut pts: Vec<&Point> = points
-            .iter()
-            .filter(|p| p.scheme == *s && p.latency_mean_cycles > 0.0)
-            .collect();
-        pts.sort_by(|a, b| a.load.total_cmp(&b.load));
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.load, p.latency_mean_cycles)),
-                color.stroke_width(2),
-            ))?
-            .label(*s)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-        chart.draw_series(pts.iter().map(|p| {
-            let style = if p.saturated {
-                color.stroke_width(2)
-            } else {
-                color.filled()
-            };
-            Circle::new((p.load, p.latency_mean_cycles), 4, style)
-        }))?;
-    }
-    chart
-        .configure_series_labels()
-        .border_style(BLACK)
-        .background_style(WHITE.mix(0.8))
-        .draw()?;
-    root.present()?;
-    Ok(())
+        .map(|p| crate::cli::plot::SweepMark {
+            series: p.scheme.clone(),
+            load: p.load,
+            latency: p.latency_mean_cycles,
+            saturated: p.saturated,
+            interrupted: !p.complete,
+        })
+        .collect();
+    crate::cli::plot::sweep(dest, &marks, title)
 }
