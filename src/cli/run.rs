@@ -443,8 +443,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             wormcast_sim::network::budget::BUDGET_BYTES_PER_MESSAGE
         );
     }
-    let clean =
-        !report.deadlock && !stuck && !stalled && !over_budget && report.scoreboard_clean();
+    let clean = !report.deadlock && !stuck && !stalled && !over_budget && report.scoreboard_clean();
     Ok(if interrupted() {
         // Conventional status for SIGINT: the run is incomplete, whatever
         // the report says.

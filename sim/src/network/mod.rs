@@ -24,8 +24,8 @@ pub mod process;
 pub mod raw;
 pub mod records;
 pub mod stats;
-pub mod transactions;
 pub mod trace;
+pub mod transactions;
 pub mod twin;
 
 use crate::config::{RouterConfig, RoutingKind};
