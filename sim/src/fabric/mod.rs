@@ -205,11 +205,7 @@ impl Fabric {
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         self.stripes = match threads {
             0 | 1 => None,
-            n => Some(stripes::Stripes::new(
-                n,
-                self.state.len(),
-                self.topo.k as usize,
-            )?),
+            n => Some(stripes::Stripes::new(n)?),
         };
         Ok(())
     }

@@ -13,13 +13,22 @@
 //! - Phase 2 ([`Fabric::commit`]): a router steps from its own registers
 //!   and its recorded handshake only.
 //!
-//! Each thread owns bands of whole rows for the whole run ([`owners`]), and
-//! steps the active routers of its bands. The results carry each router's
-//! position in the active list, and are merged by it: the
-//! wake-ups, next cycle's active set and the activity callbacks come out in
-//! exactly the serial order, so everything downstream (the NIs, message
-//! numbers, the delivery log, the VCD) sees the same sequence for every
-//! thread count. No RNG is drawn in either phase.
+//! The active list is cut into contiguous chunks by position, one chunk a
+//! thread. Concatenating the chunks' outputs in chunk order gives exactly
+//! the serial order of wake-ups, of next cycle's active set and of the
+//! activity callbacks, so everything downstream (the NIs, message numbers,
+//! the delivery log, the VCD) sees the same sequence for every thread
+//! count. No RNG is drawn in either phase.
+//!
+//! Why by position and not by fixed stripes of rows: traffic is rarely
+//! even over the fabric (on a saturated DSTM-1 128×128 torus one half of
+//! the rows did 60 % more router work than the other). Stripes dealt in
+//! bands kept each router on one core but measured slower (0.85 s against
+//! 0.78 s), and needed a merge by position to restore the serial order;
+//! small blocks of positions dealt in turn were 2.5× slower, since
+//! neighbouring routers then sit on different cores and their small
+//! per-router entries share cache lines (docs/performance.md, "One run on
+//! several threads").
 //!
 //! Cycles with few active routers run serially: below
 //! [`Stripes::min_active`] the fork and join would cost more than the work
@@ -43,32 +52,30 @@ pub struct Stripes {
     pub min_active: usize,
     /// One a thread; each locked only by its own part of a phase.
     chunks: Vec<Mutex<Chunk>>,
-    /// Per router: the thread whose stripe it lies in.
-    owner: Vec<u8>,
 }
 
-/// What one thread's stripe produced in a phase, each entry with the
-/// position in the active list of the router it came from. Aligned to two
-/// cache lines: each thread pushes to its own lists' lengths all phase
-/// long, and neighbours sharing a line made every push a cache miss.
+/// What one chunk of the active list produced, kept in chunk order.
+/// Aligned to two cache lines: each thread pushes to its own lists all
+/// phase long, and two chunks sharing a line would make every push a
+/// cache miss on the other core.
 #[derive(Default)]
 #[repr(align(128))]
 struct Chunk {
-    /// Phase 1: `(position, receiver, input)` of every flit that crossed.
-    arrivals: Vec<(u32, u32, u8)>,
+    /// Phase 1: receiver inputs that took a flit, in the chunk's order.
+    arrivals: Vec<(u32, u8)>,
+    /// Phase 2: routers that stay active, in stepping order.
+    kept: Vec<u32>,
     /// Phase 2: steps that raised an error or ended a truncated worm.
-    activity: Vec<(u32, u32, Activity)>,
+    activity: Vec<(u32, Activity)>,
 }
 
 impl Stripes {
-    /// `threads` ≥ 2 workers for a fabric of `routers` routers numbered
-    /// row by row, `row` to a row; `Err` if the system refuses the threads.
-    pub fn new(threads: usize, routers: usize, row: usize) -> Result<Stripes, String> {
+    /// `threads` ≥ 2 workers; `Err` if the operating system refuses them.
+    pub fn new(threads: usize) -> Result<Stripes, String> {
         Ok(Stripes {
             crew: Crew::new(threads)?,
             min_active: DEFAULT_MIN_ACTIVE,
             chunks: (0..threads).map(|_| Mutex::new(Chunk::default())).collect(),
-            owner: owners(threads, routers, row),
         })
     }
 
@@ -76,20 +83,19 @@ impl Stripes {
         self.crew.parts()
     }
 
-    /// Runs `work(position, router, scratch)` for every router of `active`
-    /// on the thread that owns it, in active-list order within a thread;
+    /// Runs `work(router, scratch)` for every router of `active`, chunk
+    /// `t` of the list on thread `t`, in list order within a chunk;
     /// returns when all threads are done.
-    fn fork(&mut self, active: &[u32], work: impl Fn(u32, usize, &mut Chunk) + Sync) {
+    fn fork(&mut self, active: &[u32], work: impl Fn(usize, &mut Chunk) + Sync) {
         let chunks = &self.chunks;
-        let owner = &self.owner[..];
+        let (n, len) = (chunks.len(), active.len());
         self.crew.run(&|t| {
             let mut chunk = chunks[t].lock().expect("chunk lock");
             chunk.arrivals.clear();
+            chunk.kept.clear();
             chunk.activity.clear();
-            for (k, &r) in active.iter().enumerate() {
-                if owner[r as usize] as usize == t {
-                    work(k as u32, r as usize, &mut chunk);
-                }
+            for &r in &active[len * t / n..len * (t + 1) / n] {
+                work(r as usize, &mut chunk);
             }
         });
     }
@@ -101,26 +107,6 @@ impl Stripes {
             .map(|c| c.get_mut().expect("chunk lock"))
     }
 }
-
-/// Each router's thread: bands of whole rows, dealt round the threads,
-/// [`BANDS_A_THREAD`] bands a thread where the rows allow. Contiguous rows
-/// keep a router's registers, and most of its neighbours', on one core:
-/// cutting the active list by position instead balanced the count exactly,
-/// but neighbouring routers on different cores then share cache lines of
-/// the small per-router arrays (masks, edges, marks), and the threads did
-/// twice the serial CPU work (measured). Several bands a thread even out
-/// traffic that is not uniform over the fabric: with one half of a DSTM-1
-/// 128×128 torus a thread, one thread did 60 % more router work than the
-/// other.
-fn owners(threads: usize, routers: usize, row: usize) -> Vec<u8> {
-    let row = row.max(1);
-    let rows = routers.div_ceil(row);
-    let band = (rows / (threads * BANDS_A_THREAD)).max(1) * row;
-    (0..routers).map(|r| ((r / band) % threads) as u8).collect()
-}
-
-/// Bands of rows a thread owns (see [`owners`]).
-const BANDS_A_THREAD: usize = 8;
 
 /// Raw views of the fabric's per-router arrays for the threads of one
 /// phase. Each access touches only places this file's module comment shows
@@ -176,24 +162,22 @@ pub(super) fn evaluate(f: &mut Fabric) -> bool {
     let depth = f.params.depth;
     let cycle = f.cycle;
     let active = &f.active[..];
-    st.fork(active, |k, u, chunk| {
-        // SAFETY: `u` is stepped by its owner alone (the active set has no
+    st.fork(active, |u, chunk| {
+        // SAFETY: `u` is in this chunk alone (the active set has no
         // repeats): its masks, output registers, shadow outputs, edge and
         // counters are read or written by this thread alone. A receiver
         // input `(w, j)` has `u` as its only upstream, so its FIFO, shadow
         // slot and `last_move` are written here alone; its `ready` register
         // is not written in phase 1.
-        unsafe { send(v, k, u, depth, cycle, &mut chunk.arrivals) };
+        unsafe { send(v, u, depth, cycle, &mut chunk.arrivals) };
     });
     // The serial kernel wakes each receiver at its first arrival, in the
-    // order the active list sends: the threads' arrivals merged by the
-    // sender's position (each thread's list is in that order already).
-    let mut lists: Vec<&[(u32, u32, u8)]> = st.results().map(|c| &c.arrivals[..]).collect();
-    while let Some(t) = first_of(&lists, |a| a.0) {
-        let (_, w, j) = lists[t][0];
-        lists[t] = &lists[t][1..];
-        f.edge[w as usize].arrived |= 1 << j;
-        f.wake(w);
+    // order the active list sends: the chunks' arrivals in chunk order.
+    for chunk in st.results() {
+        for &(w, j) in &chunk.arrivals {
+            f.edge[w as usize].arrived |= 1 << j;
+            f.wake(w);
+        }
     }
     f.stripes = Some(st);
     true
@@ -202,14 +186,7 @@ pub(super) fn evaluate(f: &mut Fabric) -> bool {
 /// One sender's link handshakes (the body of the serial `evaluate` loop,
 /// with the receiver's wake-up left to the caller).
 #[inline(always)]
-unsafe fn send(
-    v: Views,
-    k: u32,
-    u: usize,
-    depth: usize,
-    cycle: u64,
-    arrivals: &mut Vec<(u32, u32, u8)>,
-) {
+unsafe fn send(v: Views, u: usize, depth: usize, cycle: u64, arrivals: &mut Vec<(u32, u8)>) {
     let valid = (*v.masks.add(u)).valid;
     let mut sent = valid & 0xF0;
     for o in router::bits(valid & 0xF) {
@@ -229,7 +206,7 @@ unsafe fn send(
         }
         fifo.push(flit, depth);
         (*v.shadow.add(w)).fifo[j][slot] = msg;
-        arrivals.push((k, w as u32, j as u8));
+        arrivals.push((w as u32, j as u8));
         sent |= 1 << o;
     }
     (*v.edge.add(u)).sent = sent;
@@ -238,25 +215,10 @@ unsafe fn send(
     }
 }
 
-/// The list whose first entry has the smallest key (a merge step); `None`
-/// when all are empty.
-fn first_of<T>(lists: &[&[T]], key: impl Fn(&T) -> u32) -> Option<usize> {
-    let mut best: Option<(u32, usize)> = None;
-    for (t, l) in lists.iter().enumerate() {
-        if let Some(x) = l.first() {
-            let k = key(x);
-            if best.is_none_or(|(b, _)| k < b) {
-                best = Some((k, t));
-            }
-        }
-    }
-    best.map(|(_, t)| t)
-}
-
 /// One router's clock edge (the body of the serial `commit` loop), its
 /// results kept in the chunk's lists.
 #[inline(always)]
-unsafe fn step(v: Views, k: u32, r: usize, params: &RouterParams, cycle: u64, chunk: &mut Chunk) {
+unsafe fn step(v: Views, r: usize, params: &RouterParams, cycle: u64, chunk: &mut Chunk) {
     let edge = std::mem::take(&mut *v.edge.add(r));
     let act = router::step_edge(
         &*v.cfg.add(r),
@@ -271,11 +233,12 @@ unsafe fn step(v: Views, k: u32, r: usize, params: &RouterParams, cycle: u64, ch
         },
     );
     if act.errors != 0 || act.truncated != 0 {
-        chunk.activity.push((k, r as u32, act));
+        chunk.activity.push((r as u32, act));
     }
-    // Marked for the next cycle: the serial merge keeps it there.
-    if act.busy != 0 || act.out_valid != 0 {
-        *v.mark.add(r) = cycle + 1;
+    let c = cycle + 1;
+    if (act.busy != 0 || act.out_valid != 0) && *v.mark.add(r) != c {
+        *v.mark.add(r) = c;
+        chunk.kept.push(r as u32);
     }
 }
 
@@ -293,28 +256,21 @@ pub(super) fn commit(f: &mut Fabric, on_activity: &mut dyn FnMut(u32, &Activity)
     let params: &RouterParams = &f.params;
     let cycle = f.cycle;
     let active = &f.active[..];
-    st.fork(active, |k, r, chunk| {
-        // SAFETY: router `r` appears once in the active set and is stepped
-        // by its owner alone, so this thread alone touches its registers,
-        // masks, edge, shadows, `last_move` and `mark`; configurations are
-        // read-only.
-        unsafe { step(v, k, r, params, cycle, chunk) };
+    st.fork(active, |r, chunk| {
+        // SAFETY: router `r` appears once in the active set, so this
+        // thread alone touches its registers, masks, edge, shadows,
+        // `last_move` and `mark`; configurations are read-only.
+        unsafe { step(v, r, params, cycle, chunk) };
     });
     f.router_steps += f.active.len() as u64;
-    // Next cycle's active set in the serial order: the routers that stay
-    // busy, in the order they stepped.
-    let c = cycle + 1;
-    let mark = &f.mark;
-    f.next_active.clear();
-    f.next_active
-        .extend(f.active.iter().copied().filter(|&r| mark[r as usize] == c));
-    std::mem::swap(&mut f.active, &mut f.next_active);
-    f.next_active.clear();
-    let mut lists: Vec<&[(u32, u32, Activity)]> = st.results().map(|c| &c.activity[..]).collect();
-    while let Some(t) = first_of(&lists, |a| a.0) {
-        let (_, r, act) = &lists[t][0];
-        on_activity(*r, act);
-        lists[t] = &lists[t][1..];
+    // Next cycle's active set and the callbacks, in the serial order: the
+    // chunks' lists in chunk order.
+    f.active.clear();
+    for chunk in st.results() {
+        for (r, act) in &chunk.activity {
+            on_activity(*r, act);
+        }
+        f.active.extend_from_slice(&chunk.kept);
     }
     f.cycle += 1;
     f.stripes = Some(st);
