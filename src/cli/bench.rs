@@ -39,6 +39,12 @@ pub struct BenchArgs {
     /// --verilator-build`).
     #[arg(long, value_enum, default_value_t = crate::cli::run::VerilatorBuild::Auto)]
     pub verilator_build: crate::cli::run::VerilatorBuild,
+    /// Thread counts to run each scenario with (`run.threads`), e.g. `1,2`:
+    /// one row each, with the speed-up over the first. Default: the
+    /// scenario's own (docs/performance.md, "One run on several threads").
+    #[arg(long, value_name = "N,N,...", value_delimiter = ',',
+          value_parser = clap::value_parser!(u64).range(1..=wormcast_sim::scenario::MAX_THREADS as u64))]
+    pub threads: Vec<u64>,
 }
 
 /// Offered loads (flits/node/cycle) of the matched mesh in the default set.
@@ -47,6 +53,11 @@ const MATCHED_MESH_LOADS: [f64; 2] = [0.05, 0.09];
 #[derive(serde::Serialize)]
 struct Row {
     scenario: String,
+    /// `run.threads` of this row.
+    threads: usize,
+    /// Median wall time of the scenario's first thread count over this
+    /// row's.
+    speedup: f64,
     routers: u64,
     cycles: u64,
     wall_seconds_median: f64,
@@ -125,40 +136,53 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     // Small networks first (so each peak-memory reading covers the largest
     // network so far), then by load.
     jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-    outln!("| scenario | routers | cycles | wall s (median of {}) | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | ns/flit-hop | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
-    outln!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+    outln!("| scenario | threads | routers | cycles | wall s (median of {}) | speed-up | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | ns/flit-hop | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
+    outln!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     let mut rows = Vec::new();
-    for (n, _, f, sc) in jobs {
-        let mut walls = Vec::new();
-        let mut last = None;
-        for _ in 0..a.repeat {
-            let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
-            let r = net.run(&mut |_| true);
-            walls.push(r.wall_seconds);
-            last = Some(r);
-        }
-        let r = last.expect("repeat >= 1");
-        let wall = median(walls);
-        let row = Row {
-            scenario: f.display().to_string(),
-            routers: n as u64,
-            cycles: r.cycles,
-            wall_seconds_median: wall,
-            router_cycles_per_second: (n as u64 * r.cycles) as f64 / wall,
-            flit_hops_per_second: r.flit_hops as f64 / wall,
-            router_steps_per_cycle: r.router_steps as f64 / r.cycles as f64,
-            ns_per_router_step: wall * 1e9 / r.router_steps.max(1) as f64,
-            ns_per_flit_hop: wall * 1e9 / r.flit_hops.max(1) as f64,
-            offered_messages_per_node_cycle: r.offered_messages_per_node_cycle,
-            accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
-            peak_rss_mib: peak_rss_mib(),
+    for (n, _, f, base) in jobs {
+        let counts: Vec<usize> = match a.threads.is_empty() {
+            true => vec![base.run.threads],
+            false => a.threads.iter().map(|&t| t as usize).collect(),
         };
-        outln!(
-            "| {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.3e} → {:.3e} | {:.1} |",
+        let mut first_wall = None;
+        for threads in counts {
+            let mut sc = base.clone();
+            sc.run.threads = threads;
+            let mut walls = Vec::new();
+            let mut last = None;
+            for _ in 0..a.repeat {
+                let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+                let r = net.run(&mut |_| true);
+                walls.push(r.wall_seconds);
+                last = Some(r);
+            }
+            let r = last.expect("repeat >= 1");
+            let wall = median(walls);
+            let first = *first_wall.get_or_insert(wall);
+            let row = Row {
+                scenario: f.display().to_string(),
+                threads,
+                speedup: first / wall,
+                routers: n as u64,
+                cycles: r.cycles,
+                wall_seconds_median: wall,
+                router_cycles_per_second: (n as u64 * r.cycles) as f64 / wall,
+                flit_hops_per_second: r.flit_hops as f64 / wall,
+                router_steps_per_cycle: r.router_steps as f64 / r.cycles as f64,
+                ns_per_router_step: wall * 1e9 / r.router_steps.max(1) as f64,
+                ns_per_flit_hop: wall * 1e9 / r.flit_hops.max(1) as f64,
+                offered_messages_per_node_cycle: r.offered_messages_per_node_cycle,
+                accepted_messages_per_node_cycle: r.accepted_messages_per_node_cycle,
+                peak_rss_mib: peak_rss_mib(),
+            };
+            outln!(
+            "| {} | {} | {} | {} | {:.3} | {:.2}× | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.3e} → {:.3e} | {:.1} |",
             row.scenario,
+            row.threads,
             row.routers,
             row.cycles,
             row.wall_seconds_median,
+            row.speedup,
             row.router_cycles_per_second / 1e6,
             row.flit_hops_per_second / 1e6,
             row.router_steps_per_cycle,
@@ -168,7 +192,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             row.accepted_messages_per_node_cycle,
             row.peak_rss_mib
         );
-        rows.push(row);
+            rows.push(row);
+        }
     }
     if let Some(d) = &json_out {
         let text = serde_json::to_string_pretty(&rows).expect("serialises");

@@ -43,7 +43,7 @@ use std::sync::Mutex;
 
 /// Active routers below which a phase runs serially, unless set otherwise
 /// (measured: docs/performance.md, "One run on several threads").
-pub const DEFAULT_MIN_ACTIVE: usize = 64;
+pub const DEFAULT_MIN_ACTIVE: usize = 1024;
 
 /// The worker threads of one run and each chunk's scratch lists.
 pub struct Stripes {
