@@ -39,7 +39,7 @@ fn wait(ready: impl Fn() -> bool, spin: Duration, sleep_after: Option<Duration>)
         }
         k = k.wrapping_add(1);
         // The clock is read every 64 rounds: cheap, and fine-grained enough.
-        if k % 64 != 0 {
+        if !k.is_multiple_of(64) {
             std::hint::spin_loop();
             continue;
         }
