@@ -28,6 +28,26 @@ fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Headless Chromium with a window of `size` pixels.
+fn launch(size: (u32, u32)) -> Browser {
+    Browser::new(
+        LaunchOptions::default_builder()
+            .path(Some(chromium()))
+            // CI runs as root in a container: no sandbox, and a small
+            // /dev/shm must not crash the renderer.
+            .sandbox(false)
+            .args(vec![std::ffi::OsStr::new("--disable-dev-shm-usage")])
+            // headless_chrome drops the connection this long after launch
+            // even while the page is busy; on a loaded machine its default
+            // of 30 s is shorter than the test.
+            .idle_browser_timeout(std::time::Duration::from_secs(600))
+            .window_size(Some(size))
+            .build()
+            .unwrap(),
+    )
+    .expect("launch headless Chromium")
+}
+
 fn chromium() -> PathBuf {
     if let Some(p) = std::env::var_os("CHROME") {
         return PathBuf::from(p);
@@ -210,22 +230,7 @@ fn replay_page_draws_the_kernel_trace_in_chromium() {
     let (want, net) = expected(Some("multicast-split.toml"), &[], WINDOW);
     assert_eq!(want.len() as u64, WINDOW.1 - WINDOW.0);
 
-    let browser = Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(chromium()))
-            // CI runs as root in a container: no sandbox, and a small
-            // /dev/shm must not crash the renderer.
-            .sandbox(false)
-            .args(vec![std::ffi::OsStr::new("--disable-dev-shm-usage")])
-            // headless_chrome drops the connection this long after launch
-            // even while busy (its issue #390); on a loaded machine the
-            // default 30 s is shorter than the test.
-            .idle_browser_timeout(std::time::Duration::from_secs(600))
-            .window_size(Some((960, 1100)))
-            .build()
-            .unwrap(),
-    )
-    .expect("launch headless Chromium");
+    let browser = launch((960, 1100));
     let tab = browser.new_tab().unwrap();
     let url = format!("file://{}", page.display());
     tab.navigate_to(&url)
@@ -398,20 +403,7 @@ fn replay_page_reads_without_the_docs() {
     let busy_sets = ["traffic.rate=0.01", "run.cycles=600", "run.warmup=100"];
     let busy = write_page(&dir, "busy.html", None, &busy_sets, (400, 440));
 
-    let browser = Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(chromium()))
-            .sandbox(false)
-            .args(vec![std::ffi::OsStr::new("--disable-dev-shm-usage")])
-            // headless_chrome drops the connection this long after launch
-            // even while busy (its issue #390); on a loaded machine the
-            // default 30 s is shorter than the test.
-            .idle_browser_timeout(std::time::Duration::from_secs(600))
-            .window_size(Some((900, 700)))
-            .build()
-            .unwrap(),
-    )
-    .expect("launch headless Chromium");
+    let browser = launch((900, 700));
     let tab = browser.new_tab().unwrap();
     let open = |page: &Path| {
         tab.navigate_to(&format!("file://{}", page.display()))
