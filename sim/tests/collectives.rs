@@ -10,10 +10,8 @@ use wormcast_sim::network::collective_run::bound_params;
 use wormcast_sim::network::Network;
 use wormcast_sim::scenario::Scenario;
 
-fn scenario(sets: &[&str]) -> Scenario {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    Scenario::from_toml("", &sets, "test").unwrap()
-}
+mod common;
+use common::scenario_with as scenario;
 
 fn refused(sets: &[&str]) -> wormcast_sim::error::InputError {
     match scenario(sets).validate() {

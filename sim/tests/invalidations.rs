@@ -7,20 +7,11 @@
 //! keys.
 
 use wormcast_sim::network::collective_run::bound_params;
-use wormcast_sim::network::Network;
 use wormcast_sim::scenario::Scenario;
 
-fn scenario(sets: &[&str]) -> Scenario {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    Scenario::from_toml("", &sets, "test").unwrap()
-}
-
-fn run(sets: &[&str]) -> (Network, wormcast_sim::network::stats::Report) {
-    let sc = scenario(sets);
-    let mut net = Network::new(&sc).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
-    let r = net.run(&mut |_| true);
-    (net, r)
-}
+mod common;
+use common::run_with as run;
+use common::scenario_with as scenario;
 
 fn refused(sets: &[&str]) -> wormcast_sim::error::InputError {
     match scenario(sets).validate() {

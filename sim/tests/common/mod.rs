@@ -249,3 +249,23 @@ pub fn faulty_mesh_case() -> impl proptest::strategy::Strategy<Value = FaultyMes
         )
     })
 }
+
+/// The built-in default scenario with `sets` as `--set` overrides.
+pub fn scenario_with(sets: &[&str]) -> wormcast_sim::scenario::Scenario {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    wormcast_sim::scenario::Scenario::from_toml("", &sets, "test").unwrap()
+}
+
+/// [`scenario_with`] run to its end: the network and its report.
+pub fn run_with(
+    sets: &[&str],
+) -> (
+    wormcast_sim::network::Network,
+    wormcast_sim::network::stats::Report,
+) {
+    let sc = scenario_with(sets);
+    let mut net =
+        wormcast_sim::network::Network::new(&sc).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+    let r = net.run(&mut |_| true);
+    (net, r)
+}
