@@ -36,6 +36,16 @@ ensure_tools() {
 # Each step prints the wall clock, so a slow CI run shows where it went.
 step() { echo; echo "== $* ($(date -u +%T))"; }
 
+# The build and the suite's outputs take about 6 GB under target/ from a
+# fresh clone; a disk that fills half-way fails with a compiler I/O error,
+# so say how much room there was.
+step "disk space"
+df -h . | tail -1
+avail_kb=$(df -Pk . | awk 'NR==2 {print $4}')
+if [ "${avail_kb:-0}" -lt $((8 * 1024 * 1024)) ]; then
+  echo "warning: $((avail_kb / 1024)) MB free here; a fresh build and test run needs about 6 GB" >&2
+fi
+
 if [ ${#NEEDED_TOOLS[@]} -gt 0 ]; then
   ensure_tools "${NEEDED_TOOLS[@]}"
 fi
