@@ -149,3 +149,54 @@ fn zero_or_too_many_threads_are_refused_with_the_limit() {
         "{e}"
     );
 }
+
+#[test]
+fn bench_reports_the_threaded_share_and_can_force_the_threads() {
+    // A 64×64 torus past saturation: thousands of routers active a cycle,
+    // so cycles are large enough to thread.
+    let d = dir();
+    let sc = d.join("busy.toml");
+    std::fs::write(
+        &sc,
+        "[network]\ntopology = \"torus:64x64\"\n[traffic]\nrate = 0.0002\n\
+         [run]\nwarmup = 100\ncycles = 400\ndrain_cycles = 0\n",
+    )
+    .unwrap();
+    let share = |timing: &str| -> Vec<serde_json::Value> {
+        let out = d.join(format!("bench-{timing}.json"));
+        let o = wormcast(&[
+            "bench",
+            "--threads",
+            "1,2",
+            "--repeat",
+            "1",
+            "--self-timing",
+            timing,
+            "--json",
+            out.to_str().unwrap(),
+            sc.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let table = String::from_utf8_lossy(&o.stdout);
+        assert!(table.contains("core-to-core round trip"), "{table}");
+        assert!(table.contains("threaded cycles"), "{table}");
+        let rows: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["threaded_cycle_share"].clone())
+            .collect()
+    };
+    // Serially there is no share; forced, every large cycle is threaded.
+    let off = share("off");
+    assert!(off[0].is_null(), "{off:?}");
+    assert_eq!(off[1].as_f64(), Some(1.0), "{off:?}");
+    // Timed, the serial probe keeps it below 1 whatever the machine.
+    let on = share("on");
+    let s = on[1].as_f64().expect("a share with 2 threads");
+    assert!(s > 0.0 && s < 1.0, "{on:?}");
+    let o = wormcast(&["bench", "--self-timing", "maybe", sc.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--self-timing"));
+}

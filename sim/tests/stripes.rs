@@ -25,11 +25,20 @@ fn scenario(file: Option<&str>, sets: &[&str]) -> Scenario {
 
 /// Everything a run produces that a user can see, minus wall-clock figures.
 fn outputs(sc: &Scenario, threads: usize) -> (String, String, Vec<u8>, u64) {
+    outputs_timed(sc, threads, false).0
+}
+
+type Outputs = (String, String, Vec<u8>, u64);
+
+/// The outputs, and (with `self_timed`) how many cycles ran on the
+/// threads and serially.
+fn outputs_timed(sc: &Scenario, threads: usize, self_timed: bool) -> (Outputs, (u64, u64)) {
     let mut sc = sc.clone();
     sc.run.threads = threads;
     let mut net = Network::new(&sc).unwrap();
     assert_eq!(net.fabric.threads(), threads);
     net.fabric.set_min_parallel(0);
+    net.fabric.set_self_timed(self_timed);
     let all: Vec<u32> = (0..net.v.topo.nodes()).collect();
     let mut vcd = Vec::new();
     let mut w = VcdWriter::new(&net.fabric, &all, parse_window(None).unwrap(), &mut vcd).unwrap();
@@ -44,7 +53,14 @@ fn outputs(sc: &Scenario, threads: usize) -> (String, String, Vec<u8>, u64) {
     obj.remove("wall_seconds");
     obj.remove("router_cycles_per_second");
     let recs = serde_json::to_string(&records(&net)).unwrap();
-    (json.to_string(), recs, vcd, net.fabric.router_steps)
+    let split = net
+        .fabric
+        .threaded_cycles()
+        .map_or((0, 0), |(e, t)| (t, e - t));
+    (
+        (json.to_string(), recs, vcd, net.fabric.router_steps),
+        split,
+    )
 }
 
 fn assert_same_for_every_thread_count(name: &str, sc: &Scenario) {
@@ -152,6 +168,33 @@ fn closed_loop_replies_keep_their_message_numbers() {
             "traffic.reply_length=2",
         ],
     );
+}
+
+#[test]
+fn self_timed_runs_switch_modes_mid_run_and_keep_the_bits() {
+    // With the self-timing on, each epoch runs a probe serially and one on
+    // the threads before it chooses, so a run of a few thousand cycles
+    // crosses between the kernels many times; every crossing must keep the
+    // serial bits.
+    let sc = scenario(
+        None,
+        &[
+            "traffic.rate=0.02",
+            "run.warmup=100",
+            "run.cycles=2500",
+            "run.drain_cycles=500",
+        ],
+    );
+    let serial = outputs(&sc, 1);
+    let (par, (threaded, serially)) = outputs_timed(&sc, 2, true);
+    assert!(
+        threaded >= 2 * 32 && serially >= 2 * 32,
+        "the run did not cross between the kernels: {threaded} threaded, {serially} serial cycles"
+    );
+    assert_eq!(par.0, serial.0, "report differs");
+    assert_eq!(par.1, serial.1, "delivery records differ");
+    assert!(par.2 == serial.2, "VCD differs");
+    assert_eq!(par.3, serial.3, "router steps differ");
 }
 
 #[test]

@@ -45,6 +45,18 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N,N,...", value_delimiter = ',',
           value_parser = clap::value_parser!(u64).range(1..=wormcast_sim::scenario::MAX_THREADS as u64))]
     pub threads: Vec<u64>,
+    /// With threads: `on` (as every run) times both kernels during the run
+    /// and uses the threads only while they are faster; `off` uses them for
+    /// every cycle large enough, to measure what they cost where they lose
+    /// (docs/performance.md, "One run on several threads").
+    #[arg(long, value_enum, default_value_t = SelfTiming::On)]
+    pub self_timing: SelfTiming,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum SelfTiming {
+    On,
+    Off,
 }
 
 /// Offered loads (flits/node/cycle) of the matched mesh in the default set.
@@ -58,6 +70,11 @@ struct Row {
     /// Median wall time of the scenario's first thread count over this
     /// row's.
     speedup: f64,
+    /// With threads: the share of the cycles large enough to thread that
+    /// ran on the threads in the last repeat (the run times both modes and
+    /// keeps the faster, `fabric::pacer`); `None` serially or when no cycle
+    /// was large enough.
+    threaded_cycle_share: Option<f64>,
     routers: u64,
     cycles: u64,
     wall_seconds_median: f64,
@@ -136,8 +153,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     // Small networks first (so each peak-memory reading covers the largest
     // network so far), then by load.
     jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-    outln!("| scenario | threads | routers | cycles | wall s (median of {}) | speed-up | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | ns/flit-hop | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
-    outln!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+    if a.threads.iter().any(|&t| t > 1) {
+        match wormcast_sim::fabric::core_round_trip_ns() {
+            Some(ns) => {
+                outln!("core-to-core round trip (a cache line, first two cores): {ns:.0} ns")
+            }
+            None => outln!("core-to-core round trip: fewer than two cores"),
+        }
+    }
+    outln!("| scenario | threads | routers | cycles | wall s (median of {}) | speed-up | threaded cycles | M router-cycles/s | M flit-hops/s | router steps/cycle | ns/step | ns/flit-hop | offered → accepted msgs/node/cycle | peak RSS MiB |", a.repeat);
+    outln!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     let mut rows = Vec::new();
     for (n, _, f, base) in jobs {
         let counts: Vec<usize> = match a.threads.is_empty() {
@@ -150,11 +175,18 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             sc.run.threads = threads;
             let mut walls = Vec::new();
             let mut last = None;
+            let mut share = None;
             for _ in 0..a.repeat {
                 let mut net = Network::new(&sc).map_err(|e| e.to_string())?;
+                net.fabric.set_self_timed(a.self_timing == SelfTiming::On);
                 let r = net.run(&mut |_| true);
                 walls.push(r.wall_seconds);
                 last = Some(r);
+                share = net
+                    .fabric
+                    .threaded_cycles()
+                    .filter(|&(eligible, _)| eligible > 0)
+                    .map(|(eligible, threaded)| threaded as f64 / eligible as f64);
             }
             let r = last.expect("repeat >= 1");
             let wall = median(walls);
@@ -163,6 +195,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                 scenario: f.display().to_string(),
                 threads,
                 speedup: first / wall,
+                threaded_cycle_share: share,
                 routers: n as u64,
                 cycles: r.cycles,
                 wall_seconds_median: wall,
@@ -176,13 +209,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                 peak_rss_mib: peak_rss_mib(),
             };
             outln!(
-            "| {} | {} | {} | {} | {:.3} | {:.2}× | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.3e} → {:.3e} | {:.1} |",
+            "| {} | {} | {} | {} | {:.3} | {:.2}× | {} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {:.3e} → {:.3e} | {:.1} |",
             row.scenario,
             row.threads,
             row.routers,
             row.cycles,
             row.wall_seconds_median,
             row.speedup,
+            row.threaded_cycle_share.map_or("–".to_string(), |s| format!("{:.0} %", s * 100.0)),
             row.router_cycles_per_second / 1e6,
             row.flit_hops_per_second / 1e6,
             row.router_steps_per_cycle,

@@ -169,6 +169,7 @@ pub fn run_case_on(case: &Case, run_threads: usize) -> Result<Value, String> {
     sc.run.threads = run_threads;
     let mut net = Network::new(&sc).map_err(|e| format!("case {}: {e}", case.name))?;
     net.fabric.set_min_parallel(0);
+    net.fabric.set_self_timed(false);
     let report = net.run(&mut |_| true);
     let Value::Object(mut fig) =
         serde_json::to_value(&report).map_err(|e| format!("case {}: {e}", case.name))?

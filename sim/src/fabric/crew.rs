@@ -109,6 +109,60 @@ fn allowed_cores() -> Vec<usize> {
     Vec::new()
 }
 
+/// Round trip of a cache line between the first two cores of this
+/// process, in nanoseconds (median of 5 runs of 20 000 round trips), or
+/// `None` with fewer than two cores. What two threads of a run are worth
+/// depends on it: every threaded cycle moves router state between the
+/// cores (docs/performance.md, "One run on several threads"), so `wormcast
+/// bench --threads` prints it beside its figures.
+#[cfg(target_os = "linux")]
+pub fn core_round_trip_ns() -> Option<f64> {
+    use std::sync::atomic::AtomicU64;
+    #[repr(align(128))]
+    struct Line(AtomicU64);
+    let cores = allowed_cores();
+    if cores.len() < 2 {
+        return None;
+    }
+    const ROUNDS: u64 = 20_000;
+    let mut runs = Vec::new();
+    for _ in 0..5 {
+        let line = Arc::new(Line(AtomicU64::new(0)));
+        let other = Arc::clone(&line);
+        let far = cores[1];
+        let echo = std::thread::spawn(move || {
+            pin(far);
+            for i in 0..ROUNDS {
+                while other.0.load(Ordering::Acquire) != 2 * i + 1 {
+                    std::hint::spin_loop();
+                }
+                other.0.store(2 * i + 2, Ordering::Release);
+            }
+        });
+        let before = pin(cores[0]);
+        let t0 = Instant::now();
+        for i in 0..ROUNDS {
+            line.0.store(2 * i + 1, Ordering::Release);
+            while line.0.load(Ordering::Acquire) != 2 * i + 2 {
+                std::hint::spin_loop();
+            }
+        }
+        runs.push(t0.elapsed().as_nanos() as f64 / ROUNDS as f64);
+        if let Some(old) = before {
+            // SAFETY: restores the calling thread's own earlier set.
+            unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &old) };
+        }
+        echo.join().ok()?;
+    }
+    runs.sort_by(f64::total_cmp);
+    Some(runs[runs.len() / 2])
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn core_round_trip_ns() -> Option<f64> {
+    None
+}
+
 /// Crews started so far: each takes its cores from where the last left
 /// off, so that the runs of a sweep that get threads do not share cores.
 static NEXT_CORE: AtomicUsize = AtomicUsize::new(0);

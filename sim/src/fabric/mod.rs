@@ -25,7 +25,9 @@
 //! report and the statistics name the worm behind any flit.
 
 mod crew;
+pub use crew::core_round_trip_ns;
 pub mod deadlock;
+pub mod pacer;
 pub mod stripes;
 
 use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
@@ -216,11 +218,30 @@ impl Fabric {
     }
 
     /// Active routers below which a cycle's phases run serially even with
-    /// threads: tests set 0 so that every cycle takes the threaded path.
+    /// threads. Tests set 0 so that every cycle can take the threaded path.
     pub fn set_min_parallel(&mut self, active: usize) {
         if let Some(s) = self.stripes.as_mut() {
             s.min_active = active;
         }
+    }
+
+    /// Whether a threaded run times its cycles in both modes and uses the
+    /// threads only while they are faster (`pacer`, the default), or uses
+    /// them for every large enough phase (`false`: tests, to thread every
+    /// cycle).
+    pub fn set_self_timed(&mut self, on: bool) {
+        if let Some(s) = self.stripes.as_mut() {
+            s.self_timed = on;
+        }
+    }
+
+    /// With threads: the cycles large enough to thread so far, and how
+    /// many of them ran on the threads (the rest ran serially because
+    /// timing showed the threads slower, `pacer`).
+    pub fn threaded_cycles(&self) -> Option<(u64, u64)> {
+        self.stripes
+            .as_ref()
+            .map(|s| (s.eligible_cycles, s.threaded_cycles))
     }
 
     /// Makes router `r` step at the coming edge: a flit crosses into it

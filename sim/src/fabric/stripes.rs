@@ -32,14 +32,19 @@
 //!
 //! Cycles with few active routers run serially: below
 //! [`Stripes::min_active`] the fork and join would cost more than the work
-//! (docs/performance.md, "One run on several threads").
+//! (docs/performance.md, "One run on several threads"). Of the larger
+//! ones, the run times a sample in each mode and uses the threads only
+//! while they are faster ([`Pacer`]): what they are worth depends on how
+//! far apart the machine puts the cores.
 
 use super::crew::Crew;
+use super::pacer::Pacer;
 use super::{Beside, Fabric, LinkEnd, Shadow};
 use crate::config::{RouterConfig, RouterParams, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
 use crate::router::{self, Activity, Edge, PortMasks, RouterState};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Active routers below which a phase runs serially, unless set otherwise
 /// (measured: docs/performance.md, "One run on several threads").
@@ -52,6 +57,22 @@ pub struct Stripes {
     pub min_active: usize,
     /// One a thread; each locked only by its own part of a phase.
     chunks: Vec<Mutex<Chunk>>,
+    /// Whether the large cycles use the threads (`true`), as chosen by
+    /// timing them ([`Pacer`]); `false`: always, when they are large enough.
+    pub self_timed: bool,
+    pub pacer: Pacer,
+    /// The current cycle: when its phase 1 began, whether its large phases
+    /// use the threads, and whether any phase was large.
+    start: Instant,
+    allow: bool,
+    eligible: bool,
+    /// The last cycle, to be timed at the start of the next one: its mode
+    /// and router steps, when it was eligible.
+    open: Option<(Instant, bool, u64)>,
+    /// Cycles with a phase large enough to thread, and those of them whose
+    /// large phases ran on the threads.
+    pub eligible_cycles: u64,
+    pub threaded_cycles: u64,
 }
 
 /// What one chunk of the active list produced, kept in chunk order.
@@ -76,7 +97,38 @@ impl Stripes {
             crew: Crew::new(threads)?,
             min_active: DEFAULT_MIN_ACTIVE,
             chunks: (0..threads).map(|_| Mutex::new(Chunk::default())).collect(),
+            self_timed: true,
+            pacer: Pacer::default(),
+            start: Instant::now(),
+            allow: true,
+            eligible: false,
+            open: None,
+            eligible_cycles: 0,
+            threaded_cycles: 0,
         })
+    }
+
+    /// Starts a cycle: times the last one, if it was eligible, and chooses
+    /// this one's mode.
+    fn begin_cycle(&mut self) {
+        let now = Instant::now();
+        if let Some((t0, threads, steps)) = self.open.take() {
+            let ns = now.saturating_duration_since(t0).as_nanos() as u64;
+            self.pacer.record(threads, ns, steps);
+        }
+        self.start = now;
+        self.allow = !self.self_timed || self.pacer.use_threads();
+        self.eligible = false;
+    }
+
+    /// Whether a phase over `active` routers runs on the threads; a large
+    /// one makes the cycle eligible either way.
+    fn threaded(&mut self, active: usize) -> bool {
+        if active < self.min_active {
+            return false;
+        }
+        self.eligible = true;
+        self.allow
     }
 
     pub fn threads(&self) -> usize {
@@ -154,7 +206,8 @@ pub(super) fn evaluate(f: &mut Fabric) -> bool {
     let Some(mut st) = f.stripes.take() else {
         return false;
     };
-    if f.active.len() < st.min_active || !f.drives.is_empty() {
+    st.begin_cycle();
+    if !f.drives.is_empty() || !st.threaded(f.active.len()) {
         f.stripes = Some(st);
         return false;
     }
@@ -248,7 +301,15 @@ pub(super) fn commit(f: &mut Fabric, on_activity: &mut dyn FnMut(u32, &Activity)
     let Some(mut st) = f.stripes.take() else {
         return false;
     };
-    if f.active.len() < st.min_active {
+    let threaded = st.threaded(f.active.len());
+    if st.eligible {
+        st.eligible_cycles += 1;
+        st.threaded_cycles += st.allow as u64;
+        if st.self_timed {
+            st.open = Some((st.start, st.allow, f.active.len() as u64));
+        }
+    }
+    if !threaded {
         f.stripes = Some(st);
         return false;
     }
