@@ -260,12 +260,13 @@ fn sweep(
                 "invalid schemes = []: at least one, such as `dstm1`, `spam` or `dual-path`",
             ));
         }
-        let jobs = cli::sweep::points(&text, &origin, &sets, &loads, &schemes).map_err(bad)?;
+        let mut jobs = cli::sweep::points(&text, &origin, &sets, &loads, &schemes).map_err(bad)?;
         let cores = match threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
         let workers = cli::sweep::divide_cores(&jobs, cores);
+        cli::sweep::share_budget(&mut jobs, workers);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(workers)
             .build()

@@ -177,6 +177,19 @@ pub fn divide_cores(jobs: &[(String, f64, Scenario)], cores: usize) -> usize {
     (cores.max(1) / widest.max(1)).max(1)
 }
 
+/// Gives each point that leaves `run.max_messages` to its default a
+/// share of the memory budget: `workers` points run at once, and each
+/// reading the free memory for itself would count on all of it
+/// (`network::budget::shared_max_messages`). A budget the user set stays.
+pub fn share_budget(jobs: &mut [(String, f64, Scenario)], workers: usize) {
+    let share = wormcast_sim::network::budget::shared_max_messages(workers);
+    for (_, _, sc) in jobs.iter_mut() {
+        if sc.run.max_messages == 0 {
+            sc.run.max_messages = share;
+        }
+    }
+}
+
 pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
     if let Some(input) = a.scenario.as_deref() {
         output::refuse_overwriting_inputs(
@@ -243,6 +256,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode, String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let workers = divide_cores(&jobs, cores);
+    share_budget(&mut jobs, workers);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .build()
@@ -383,5 +397,15 @@ mod tests {
         assert_eq!(divide_cores(&jobs(6, 3), 8), 2);
         assert_eq!(divide_cores(&jobs(6, 4), 2), 1);
         assert_eq!(divide_cores(&jobs(0, 1), 0), 1);
+    }
+
+    #[test]
+    fn parallel_points_share_the_default_budget_and_keep_a_set_one() {
+        let mut js = jobs(3, 1);
+        js[2].2.run.max_messages = 12_345;
+        share_budget(&mut js, 1 << 40);
+        assert_eq!(js[0].2.run.max_messages, 100_000, "the floor");
+        assert_eq!(js[1].2.run.max_messages, 100_000);
+        assert_eq!(js[2].2.run.max_messages, 12_345, "set by the user");
     }
 }

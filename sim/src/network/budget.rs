@@ -27,6 +27,15 @@ pub const BUDGET_BYTES_PER_MESSAGE: u64 = 512;
 /// statistics and the outputs. Without `/proc` (not Linux) 4 GiB is
 /// assumed. At least 100 000 messages, at most [`MAX_MESSAGES`].
 pub fn auto_max_messages() -> u64 {
+    shared_max_messages(1)
+}
+
+/// The default budget of each of `ways` runs held in memory at once (the
+/// parallel points of a sweep): [`auto_max_messages`]'s memory divided
+/// between them, so that the points together stay within it. Each run
+/// measuring the free memory for itself would let every point of a sweep
+/// that starts at once count on all of it.
+pub fn shared_max_messages(ways: usize) -> u64 {
     let bytes = [
         meminfo_available(),
         limit("Max address space"),
@@ -36,7 +45,7 @@ pub fn auto_max_messages() -> u64 {
     .flatten()
     .min()
     .unwrap_or(4 << 30);
-    (bytes / 4 / BUDGET_BYTES_PER_MESSAGE).clamp(100_000, MAX_MESSAGES)
+    (bytes / 4 / BUDGET_BYTES_PER_MESSAGE / ways.max(1) as u64).clamp(100_000, MAX_MESSAGES)
 }
 
 /// `MemAvailable` of `/proc/meminfo` in bytes.
@@ -63,5 +72,17 @@ mod tests {
     fn auto_budget_is_within_its_bounds() {
         let b = auto_max_messages();
         assert!((100_000..=MAX_MESSAGES).contains(&b), "{b}");
+    }
+
+    #[test]
+    fn a_shared_budget_is_a_share() {
+        let (one, four) = (shared_max_messages(1), shared_max_messages(4));
+        // Free memory moves between the two readings; a quarter within 10 %.
+        let want = (one / 4).max(100_000) as f64;
+        assert!(
+            (four as f64 - want).abs() <= 0.1 * want,
+            "{one} / 4 vs {four}"
+        );
+        assert!(shared_max_messages(1 << 40) == 100_000);
     }
 }
