@@ -10,12 +10,28 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import signal
 import subprocess
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """Python's own Ctrl-C handler for the test, whatever the test runner
+    inherited. A shell that starts a job in the background without job
+    control starts it with SIGINT ignored, and Python then installs no
+    handler: ``_thread.interrupt_main`` does nothing and a test that waits
+    for its Ctrl-C would run its long scenario to the end."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def cli_bin() -> str:

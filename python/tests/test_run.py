@@ -96,11 +96,14 @@ def test_report_attributes_and_errors() -> None:
 
 
 def long_scenario() -> wormcast.Scenario:
+    # About 45 s of simulation (the package's test build runs a 16×16 torus
+    # at about 46 000 cycles/s): long past the Ctrl-C at 1 s, short enough
+    # that a Ctrl-C that never arrives fails the test instead of hanging it.
     return (wormcast.Scenario.default().set("network.topology", "torus:16x16")
-            .set("run.cycles", 50_000_000).set("run.warmup", 0))
+            .set("run.cycles", 2_000_000).set("run.warmup", 0))
 
 
-def test_ctrl_c_returns_the_partial_report() -> None:
+def test_ctrl_c_returns_the_partial_report(ctrl_c: None) -> None:
     timer = threading.Timer(1.0, _thread.interrupt_main)
     timer.start()
     t = time.monotonic()
@@ -108,7 +111,7 @@ def test_ctrl_c_returns_the_partial_report() -> None:
         r = wormcast.run(long_scenario())
     assert time.monotonic() - t < 30
     assert r.stop_reason == "interrupted"
-    assert 0 < r.cycles < 50_000_000
+    assert 0 < r.cycles < 2_000_000
     assert r.injected_messages > 0
 
 
