@@ -5,7 +5,7 @@
 //! any division of the cores.
 
 mod common;
-use common::wormcast;
+use common::{rejects, wormcast};
 
 fn dir() -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("wormcast-threads-{}", std::process::id()));
@@ -196,7 +196,9 @@ fn bench_reports_the_threaded_share_and_can_force_the_threads() {
     let on = share("on");
     let s = on[1].as_f64().expect("a share with 2 threads");
     assert!(s > 0.0 && s < 1.0, "{on:?}");
-    let o = wormcast(&["bench", "--self-timing", "maybe", sc.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--self-timing"));
+    rejects(
+        &["bench", "--self-timing", "maybe", sc.to_str().unwrap()],
+        "--self-timing",
+        "maybe",
+    );
 }
