@@ -104,6 +104,13 @@ fn pin(core: usize) -> Option<libc::cpu_set_t> {
     }
 }
 
+/// Puts back the affinity [`pin`] returned.
+#[cfg(target_os = "linux")]
+fn unpin(old: &libc::cpu_set_t) {
+    // SAFETY: restores the calling thread's own earlier set.
+    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), old) };
+}
+
 #[cfg(not(target_os = "linux"))]
 fn allowed_cores() -> Vec<usize> {
     Vec::new()
@@ -149,8 +156,7 @@ pub fn core_round_trip_ns() -> Option<f64> {
         }
         runs.push(t0.elapsed().as_nanos() as f64 / ROUNDS as f64);
         if let Some(old) = before {
-            // SAFETY: restores the calling thread's own earlier set.
-            unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &old) };
+            unpin(&old);
         }
         echo.join().ok()?;
     }
@@ -280,8 +286,7 @@ impl Crew {
         );
         #[cfg(target_os = "linux")]
         if let Some(old) = before {
-            // SAFETY: restores the calling thread's own earlier set.
-            unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &old) };
+            unpin(&old);
         }
         *sh.job.lock().expect("crew job lock") = None;
         if let Err(p) = mine {
