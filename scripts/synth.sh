@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Synthesis and place-and-route figures for docs/hardware.md (docs/architecture.md §7).
 #
-#   bash scripts/synth.sh [WORMCAST_BINARY]      # 20-35 min on 2 cores (GATE_LEVEL=0: 12-25 min; up to 20 min is the --placer sa sweep when its seeds run to SA_TIMEOUT)
+#   bash scripts/synth.sh [WORMCAST_BINARY]      # 25-45 min on 2 cores (GATE_LEVEL=0: 12-25 min; up to 20 min is the --placer sa sweep when its seeds run to SA_TIMEOUT)
 #
 # yosys 0.23's synth_ice40 flattens by default; synth_xilinx needs -flatten,
 # otherwise `stat` counts only the top module's own cells.
@@ -124,15 +124,23 @@ done
 # delay (tree_setup1: one more cycle per header hop, its request pipelined,
 # docs/hardware.md 3f-3g) and that router with a deferred strip
 # (tree_setup1_strip: one more cycle at each stripping router too, the
-# fastest contract, 3h); synth_ice40, synth_xilinx and the wrapped
+# fastest contract, 3h); the fast-hop router of every routing function
+# (`--hop fast`, 2 cycles a header hop and 1 a body hop, docs/router.md;
+# *_fast, the default router's over seeds 1-10 as the default router's);
+# synth_ice40, synth_xilinx and the wrapped
 # router's Fmax over nextpnr seeds 1-5 (ROUTING_SEEDS).
-routing_seeds=${ROUTING_SEEDS:-1 2 3 4 5}
-for r in spam hamiltonian dor negative_first tree_setup1 tree_setup1_strip; do
+for r in spam hamiltonian dor negative_first tree_setup1 tree_setup1_strip \
+    tree_fast spam_fast hamiltonian_fast dor_fast negative_first_fast; do
+  routing_seeds=${ROUTING_SEEDS:-1 2 3 4 5}
+  [ "$r" != tree_fast ] || routing_seeds=${ROUTING_SEEDS:-1 2 3 4 5 6 7 8 9 10}
   echo "== routing function $r: synth_ice40, synth_xilinx, nextpnr seeds $routing_seeds"
   case $r in
     spam) gen=(--topology torus:4x4 --routing spam) ;;
     tree_setup1) gen=(--topology torus:4x4 --routing tree --setup-cycles 1) ;;
     tree_setup1_strip) gen=(--topology torus:4x4 --routing tree --setup-cycles 1 --strip-deferred) ;;
+    tree_fast) gen=(--topology torus:4x4 --routing tree --hop fast) ;;
+    spam_fast) gen=(--topology torus:4x4 --routing spam --hop fast) ;;
+    *_fast) gen=(--topology mesh:4x4 --routing "${r%_fast}" --hop fast) ;;
     *) gen=(--topology mesh:4x4 --routing "$r") ;;
   esac
   topo=${gen[1]}
@@ -151,6 +159,7 @@ for r in spam hamiltonian dor negative_first tree_setup1 tree_setup1_strip; do
   cat >"$d/summary.json" <<JSON
 {
     "topology": "$topo",
+    "generated_with": "${gen[*]}",
     "SB_LUT4": $(cells $d/ice40.stat SB_LUT4),
     "SB_DFF_all": $(cells_re $d/ice40.stat '^SB_DFF'),
     "SB_CARRY": $(cells $d/ice40.stat SB_CARRY),
@@ -255,7 +264,12 @@ cat >"$out/summary.json" <<JSON
     "dor": $(cat $out/routing_dor/summary.json),
     "negative_first": $(cat $out/routing_negative_first/summary.json),
     "tree_setup1": $(cat $out/routing_tree_setup1/summary.json),
-    "tree_setup1_strip": $(cat $out/routing_tree_setup1_strip/summary.json)
+    "tree_setup1_strip": $(cat $out/routing_tree_setup1_strip/summary.json),
+    "tree_fast": $(cat $out/routing_tree_fast/summary.json),
+    "spam_fast": $(cat $out/routing_spam_fast/summary.json),
+    "hamiltonian_fast": $(cat $out/routing_hamiltonian_fast/summary.json),
+    "dor_fast": $(cat $out/routing_dor_fast/summary.json),
+    "negative_first_fast": $(cat $out/routing_negative_first_fast/summary.json)
   },
   "fabric_ice40": {
     "topology": "torus:$fabric",

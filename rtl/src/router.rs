@@ -24,7 +24,7 @@ use crate::hw::*;
 use crate::popcount::{Popcount, COUNT_W};
 use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
-use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::config::{Hop, RouterConfig, RouterParams};
 use wormcast_sim::flit;
 use wormcast_sim::router::InState;
 
@@ -58,6 +58,9 @@ pub enum Fault {
     /// traffic keeps moving. Only counting deliveries per destination
     /// catches it (the FPGA top's epoch check, `wormcast_sim::onchip`).
     DropBranch,
+    /// The fast hop ignored: the RTL keeps the standard contract while the
+    /// native model runs `Hop::Fast` (no bypass, no forwarded HEAD).
+    StandardHop,
 }
 
 #[derive(LogicBlock)]
@@ -219,6 +222,25 @@ pub struct Router<const W: usize> {
     /// register keeps `SETUP_W` bits, the native width the lockstep compares.
     setup_m: Vec<Constant<Bits<SETUP_W>>>,
     err_sum: Signal<Local, Bits<17>>,
+    /// The fast hop only (`Hop::Fast`; one entry an input with it, none
+    /// without, so that the default router is the netlist it was). The
+    /// FIFO bypass: input i's FIFO is empty, a BODY or TAIL enters it now
+    /// and the input holds a worm (`byp`); its outputs (`bo`, the
+    /// reservation) all load now (`bgo`), and the flit is pushed and
+    /// popped at once, as natively. The forwarded HEAD: the output a
+    /// grant loads with the HEAD it does not strip (`fo`: the request,
+    /// or only its consumption channel when it diverts), whether it can
+    /// (`fok`, decided before the grant so that the grant only enables),
+    /// and whether it does (`fgo`).
+    byp: Vec<Signal<Local, Bit>>,
+    bo: Vec<Signal<Local, Bits<MASK_W>>>,
+    bgo: Vec<Signal<Local, Bit>>,
+    fo: Vec<Signal<Local, Bits<MASK_W>>>,
+    fok: Vec<Signal<Local, Bit>>,
+    fgo: Vec<Signal<Local, Bit>>,
+    /// The consumption channels' bits of an output mask (one entry with
+    /// the fast hop).
+    cons_m: Vec<Constant<Bits<MASK_W>>>,
     obit: Vec<Constant<Bits<MASK_W>>>,
     in_id: Vec<Constant<Bits<OWNER_W>>>,
     in_bit: Vec<Constant<Bits<SEL_W>>>,
@@ -241,6 +263,8 @@ pub struct Router<const W: usize> {
     _n_defer: usize,
     /// 1 with `Fault::DropBranch`, else 0.
     _n_drop: usize,
+    /// 1 with the fast hop (`RouterParams::hop`), else 0.
+    _n_fast: usize,
     /// 1 with tree blocks in the decode (torus routing), else 0.
     _n_tree: usize,
 }
@@ -287,6 +311,7 @@ impl<const W: usize> Router<W> {
         let n_setup = (q.setup_cycles > 0) as usize;
         let n_defer = (p.strip_deferred && fault != Fault::StripOnGrant) as usize;
         let n_drop = (fault == Fault::DropBranch) as usize;
+        let n_fast = (p.hop == Hop::Fast && fault != Fault::StandardHop) as usize;
         let len = |name: &str| t.get(name).len();
         Router {
             clock: Default::default(),
@@ -387,6 +412,15 @@ impl<const W: usize> Router<W> {
             setup_one: Constant::new(1u64.into()),
             nerr: Popcount::new(n_in),
             err_sum: Default::default(),
+            byp: vdef(n_in * n_fast),
+            bo: vdef(n_in * n_fast),
+            bgo: vdef(n_in * n_fast),
+            fo: vdef(n_in * n_fast),
+            fok: vdef(n_in * n_fast),
+            fgo: vdef(n_in * n_fast),
+            cons_m: (0..n_fast)
+                .map(|_| Constant::new((((1u64 << MASK_W) - 1) & !0xF).into()))
+                .collect(),
             obit: (0..n_out)
                 .map(|o| Constant::new((1u64 << o).into()))
                 .collect(),
@@ -410,6 +444,7 @@ impl<const W: usize> Router<W> {
             _n_setup: n_setup,
             _n_defer: n_defer,
             _n_drop: n_drop,
+            _n_fast: n_fast,
             _n_tree: (!p.routing.is_mesh()) as usize,
         }
     }
@@ -599,6 +634,41 @@ impl<const W: usize> Logic for Router<W> {
                     | self.go[i].val()
                     | self.in_strip[i + k].q.val();
             }
+            // The fast hop (`k` is 0: only with it). Both shortcuts pop:
+            // a bypassed flit is pushed and popped at this edge, a
+            // forwarded HEAD leaves at its grant.
+            for k in 0..self._n_fast {
+                self.byp[i + k].next = !self.fifo[i].nonempty.val()
+                    & self.push_w[i].val()
+                    // Active (1) or Diverted (3); BODY (1) or TAIL (2).
+                    & self.in_state[i].q.val().get_bit(0)
+                    & (self.i_flit[i].val().get_bit(0) ^ self.i_flit[i].val().get_bit(1));
+                self.bo[i + k].next = self.in_reserved[i].q.val() & self.t_reach[i].val();
+                self.bgo[i + k].next = self.byp[i + k].val()
+                    & ((self.bo[i + k].val() & self.clm_all.val()) == self.bo[i + k].val());
+                self.fo[i + k].next = self.dec.req[i].val() & self.t_reach[i].val();
+                if self.dec.divert[i].val() {
+                    self.fo[i + k].next =
+                        self.dec.req[i].val() & self.t_reach[i].val() & self.cons_m[k].val();
+                }
+                self.fok[i + k].next = !self.dec.strip[i].val()
+                    & ((self.fo[i + k].val() & self.clm_all.val()) == self.fo[i + k].val());
+                self.fgo[i + k].next = self.arb.grant[i].val() & self.fok[i + k].val();
+                self.popi[i].next = self.dec.drop[i].val()
+                    | self.dec.err[i].val()
+                    | self.go[i].val()
+                    | (self.arb.grant[i].val() & self.dec.strip[i].val())
+                    | self.bgo[i + k].val()
+                    | self.fgo[i + k].val();
+                for j in 0..self._n_defer {
+                    self.popi[i].next = self.dec.drop[i].val()
+                        | self.dec.err[i].val()
+                        | self.go[i].val()
+                        | self.in_strip[i + j].q.val()
+                        | self.bgo[i + k].val()
+                        | self.fgo[i + k].val();
+                }
+            }
             self.fifo[i].pop.next = self.popi[i].val();
             // A flit enters the head slot: the second flit or the one
             // pushed now after a pop, the one pushed now into an empty FIFO.
@@ -641,12 +711,32 @@ impl<const W: usize> Logic for Router<W> {
                     self.lsel[i].next = self.so[i].val() & self.drop_keep[i + k].val();
                 }
             }
+            for k in 0..self._n_fast {
+                if self.bgo[i + k].val() {
+                    self.lsel[i].next = self.bo[i + k].val();
+                }
+                if self.fgo[i + k].val() {
+                    self.lsel[i].next = self.fo[i + k].val();
+                }
+            }
             self.ldm[i + 1].next = self.ldm[i].val() | self.lsel[i].val();
             self.rsel[i].next = 0.into();
             if self.go[i].val() & self.dec.release_tail[i].val() {
                 self.rsel[i].next = self.in_bit[i].val();
                 self.in_reserved[i].d.next = 0.into();
                 self.in_state[i].d.next = self.st_idle.val();
+            }
+            // A bypassed TAIL releases (the decode's `release_tail` reads
+            // the FIFO head, which an empty FIFO does not have).
+            for k in 0..self._n_fast {
+                if self.bgo[i + k].val()
+                    & self.i_flit[i].val().get_bit(1)
+                    & !self.i_flit[i].val().get_bit(0)
+                {
+                    self.rsel[i].next = self.in_bit[i].val();
+                    self.in_reserved[i].d.next = 0.into();
+                    self.in_state[i].d.next = self.st_idle.val();
+                }
             }
             self.rel[i + 1].next = self.rel[i].val() | self.rsel[i].val();
             if self.dec.drop[i].val() | self.dec.err[i].val() {
@@ -696,6 +786,13 @@ impl<const W: usize> Logic for Router<W> {
         self.rel_all.next = 0.into();
         for i in 0..self._n_in {
             self.xbar.flit[i].next = self.dec.send_flit[i].val();
+            // The fast hop: an empty FIFO's input sends only the flit
+            // arriving now (the bypass).
+            for _k in 0..self._n_fast {
+                if !self.fifo[i].nonempty.val() {
+                    self.xbar.flit[i].next = self.i_flit[i].val();
+                }
+            }
             self.ldm_all.next = self.ldm[i + 1].val();
             self.rel_all.next = self.rel[i + 1].val();
         }
@@ -713,6 +810,11 @@ impl<const W: usize> Logic for Router<W> {
         self.ownm[0].next = 0.into();
         for o in 0..self._n_out {
             self.xbar.sel[o].next = self.out_sel[o].q.val();
+            // The fast hop: an output granted now selects its new owner
+            // (it had none), whose HEAD it loads if that is forwarded.
+            for _k in 0..self._n_fast {
+                self.xbar.sel[o].next = self.out_sel[o].q.val() | self.gsel_all[o].val();
+            }
             self.sel_n[o].next = ((self.out_sel[o].q.val() & !self.rel_all.val())
                 | self.gsel_all[o].val())
                 & self.t_owners[o].val();

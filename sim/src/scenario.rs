@@ -12,7 +12,7 @@
 //! section.key=value` overrides are applied to the parsed TOML tree before
 //! deserialisation, so they go through exactly the same checks as the file.
 
-use crate::config::{RouterParams, RoutingKind};
+use crate::config::{Hop, RouterParams, RoutingKind};
 use crate::error::{InputError, InputResult};
 use crate::flit::FlitFormat;
 use crate::ftmesh::FaultyMesh;
@@ -58,6 +58,10 @@ pub struct NetworkCfg {
     /// Deferred strip (`RouterParams::strip_deferred`): a stripped first
     /// HEAD leaves its FIFO one cycle after its grant.
     pub strip_deferred: bool,
+    /// The per-hop timing contract (`RouterParams::hop`): `standard`
+    /// (3 cycles a first HEAD, 2 any other flit) or `fast` (2 and 1).
+    #[serde(with = "crate::error::text")]
+    pub hop: Hop,
     /// Input buffer depth in flits.
     pub buffer_depth: usize,
     pub flit_width: u32,
@@ -310,6 +314,7 @@ impl Default for NetworkCfg {
             routing: RoutingKind::Tree,
             header_setup_cycles: 0,
             strip_deferred: false,
+            hop: Hop::Standard,
             buffer_depth: 2,
             flit_width: 32,
             injection_channels: 1,
@@ -788,6 +793,7 @@ impl NetworkCfg {
             routing,
             setup_cycles: self.header_setup_cycles,
             strip_deferred: self.strip_deferred,
+            hop: self.hop,
         };
         params.validate().map_err(|e| InputError {
             field: format!("network.{}", e.field),

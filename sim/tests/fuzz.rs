@@ -47,6 +47,7 @@ const KEYS: &[&str] = &[
     "routing",
     "header_setup_cycles",
     "strip_deferred",
+    "hop",
     "buffer_depth",
     "flit_width",
     "injection_channels",
@@ -205,6 +206,7 @@ fn typed_value(key: &'static str) -> BoxedStrategy<String> {
             .prop_map(|v| v.trim_matches('"').to_string())
             .boxed(),
         "fault_info" => s(&["global", "local", "psychic"]),
+        "hop" => s(&["standard", "fast", "warp"]),
         "startup_cycles" => int(1_000_000),
         "startup_serial" | "strip_deferred" => any::<bool>().prop_map(|b| b.to_string()).boxed(),
         "pattern" => s(&["poisson", "scripted", "none", "bursty"]),

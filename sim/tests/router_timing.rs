@@ -23,19 +23,17 @@
 #![allow(clippy::needless_range_loop)]
 
 use std::collections::HashMap;
+use wormcast_sim::config::{Hop, RouterParams};
 use wormcast_sim::flit::{self, Flit, Kind};
 use wormcast_sim::network::Network;
 use wormcast_sim::scenario::Scenario;
 use wormcast_sim::topology::NodeId;
 use wormcast_sim::trees::SpanningTree;
 
-fn network(depth: usize) -> Network {
-    network_with(depth, false)
-}
-
-fn network_with(depth: usize, strip_deferred: bool) -> Network {
+fn network_with(depth: usize, strip_deferred: bool, hop: Hop) -> Network {
     let mut s = Scenario::default();
     s.network.strip_deferred = strip_deferred;
+    s.network.hop = hop;
     s.network.topology = "torus:8x8".parse().unwrap();
     s.network.buffer_depth = depth;
     s.timing.startup_cycles = 0;
@@ -99,7 +97,15 @@ fn long_unicast(net: &Network) -> (NodeId, NodeId) {
 }
 
 fn unicast_times(depth: usize, length: u32) -> (Vec<NodeId>, Vec<Flit>, Vec<Vec<u64>>) {
-    let mut net = network(depth);
+    unicast_times_hop(depth, length, Hop::Standard)
+}
+
+fn unicast_times_hop(
+    depth: usize,
+    length: u32,
+    hop: Hop,
+) -> (Vec<NodeId>, Vec<Flit>, Vec<Vec<u64>>) {
+    let mut net = network_with(depth, false, hop);
     let (s, d) = long_unicast(&net);
     let id = net.submit(s, vec![d], length, Some(0)).unwrap();
     let m = net.msgs[id as usize].clone();
@@ -243,7 +249,11 @@ fn deferred_strip_latency() {
 /// Times at the routers on the way up of a first HEAD and the trailing HEAD
 /// right behind it (see [`trailing_head_latency`]).
 fn trailing_head_times(strip_deferred: bool) -> (Vec<u64>, Vec<u64>) {
-    let mut net = network_with(2, strip_deferred);
+    trailing_head_times_hop(strip_deferred, Hop::Standard)
+}
+
+fn trailing_head_times_hop(strip_deferred: bool, hop: Hop) -> (Vec<u64>, Vec<u64>) {
+    let mut net = network_with(2, strip_deferred, hop);
     let t = net.trees[0].clone();
     let anc = |mut u: NodeId, k: usize| {
         for _ in 0..k {
@@ -275,4 +285,141 @@ fn trailing_head_times(strip_deferred: bool) -> (Vec<u64>, Vec<u64>) {
             .collect()
     };
     (at(heads[0]), at(heads[1]))
+}
+
+/// The fast hop (`network.hop = "fast"`, docs/router.md): a first HEAD
+/// takes 2 cycles per hop (its grant loads the output register), and the
+/// flits right behind it move at its pace, so a fresh worm's first BODY is
+/// consumed 2·h + 4 cycles after submission instead of 3·h + 4; the
+/// stream is still one flit per cycle.
+#[test]
+fn fast_unicast_per_hop_latency_depth2() {
+    let (p, flits, times) = unicast_times_hop(2, 40, Hop::Fast);
+    let h = p.len() - 1;
+    assert!(h >= 5, "a long path: {h} hops");
+    assert_eq!(
+        times[0].len(),
+        h,
+        "HEAD seen at every router but the target"
+    );
+    assert_eq!(hops(&times[0]), vec![2; h - 1], "first HEAD per hop");
+    for (j, t) in times.iter().enumerate().skip(1) {
+        assert_eq!(t.len(), h + 1, "flit {j} reaches every router");
+        assert_eq!(hops(t), vec![2; h], "flit {j}: behind the HEAD's pace");
+    }
+    // One cycle less at the source too: NI register, injection FIFO, then
+    // the grant loads the output register.
+    assert_eq!(times[0][0], 3);
+    assert_eq!(times[1][h], 2 * h as u64 + 4);
+    for j in 1..flits.len() - 1 {
+        assert_eq!(times[j + 1][h] - times[j][h], 1, "consumption of flit {j}");
+    }
+    // Against the default contract: h cycles less for every flit.
+    let (_, _, slow) = unicast_times(2, 40);
+    for j in 1..flits.len() {
+        assert_eq!(slow[j][h] - times[j][h], h as u64, "flit {j}");
+    }
+}
+
+/// The fast hop's FIFO bypass, at one router: a BODY arriving at the
+/// empty FIFO of an input that holds its output is in that output
+/// register after the same edge (1 cycle per hop), where the default
+/// contract queues it for a cycle; a TAIL so bypassed also releases the
+/// output. With the output busy it waits in the FIFO as before.
+#[test]
+fn fast_body_bypasses_an_empty_fifo() {
+    use wormcast_sim::router::{self, InState, RouterInputs, RouterState};
+    let net = network_with(2, false, Hop::Fast);
+    let cfg = &net.fabric.cfg[0];
+    let fast = net.v.params;
+    let standard = RouterParams {
+        hop: Hop::Standard,
+        ..fast
+    };
+    let fmt = fast.flit;
+    // Input 0 (a link) holds output 4 (a consumption channel, which every
+    // input can reach).
+    let mut held = RouterState::reset();
+    held.inp[0].state = InState::Active;
+    held.inp[0].reserved = 1 << 4;
+    held.out[4].owner = 0;
+    let offer = |f: Flit, ready: bool| {
+        let mut io = RouterInputs::default();
+        io.flit[0] = f;
+        io.valid[0] = true;
+        io.ready = [ready; 8];
+        io
+    };
+    let body = fmt.body(5);
+    let mut next = RouterState::reset();
+    router::step(cfg, &fast, &held, &offer(body, true), &mut next);
+    assert!(
+        next.out[4].valid && next.out[4].flit == body,
+        "fast: loaded at arrival"
+    );
+    assert!(next.inp[0].fifo.is_empty() && next.inp[0].ready);
+    router::step(cfg, &standard, &held, &offer(body, true), &mut next);
+    assert!(!next.out[4].valid, "standard: queued");
+    assert_eq!(next.inp[0].fifo.len(), 1);
+    // A TAIL bypasses and releases.
+    let tail = fmt.tail(6);
+    router::step(cfg, &fast, &held, &offer(tail, true), &mut next);
+    assert!(next.out[4].valid && next.out[4].flit == tail);
+    assert_eq!(next.out[4].owner, router::NO_OWNER);
+    assert_eq!(next.inp[0].state, InState::Idle);
+    // Output busy (holds a flit that does not leave): the BODY queues.
+    let mut busy = held;
+    busy.out[4].valid = true;
+    busy.out[4].flit = fmt.body(1);
+    router::step(cfg, &fast, &busy, &offer(body, false), &mut next);
+    assert_eq!(next.out[4].flit, fmt.body(1));
+    assert_eq!(
+        next.inp[0].fifo.len(),
+        1,
+        "fast: queued behind a full output"
+    );
+    // A trailing HEAD never bypasses (its split rule is a decode).
+    let head = fmt.head(flit::Head {
+        node: 1,
+        c: true,
+        o: 0,
+        s: false,
+        class: 0,
+    });
+    router::step(cfg, &fast, &held, &offer(head, true), &mut next);
+    assert!(!next.out[4].valid, "trailing HEAD: queued");
+}
+
+/// At depth 1 the default contract moves one flit every 2 cycles (the
+/// registered `ready` round trip). With the fast hop a flit that finds
+/// its next FIFO empty passes it in the same cycle, so the stream recovers
+/// to one flit per cycle at the destination and those flits cross the
+/// last routers at 1 cycle per hop.
+#[test]
+fn fast_depth1_streams_through_the_bypass() {
+    let (p, flits, times) = unicast_times_hop(1, 40, Hop::Fast);
+    let h = p.len() - 1;
+    assert_eq!(hops(&times[0]), vec![2; h - 1]);
+    for (j, t) in times.iter().enumerate().skip(1) {
+        assert!(hops(t).iter().all(|&x| x == 1 || x == 2), "flit {j}: {t:?}");
+    }
+    let last = flits.len() - 1;
+    assert!(
+        hops(&times[last]).ends_with(&[1; 6]),
+        "the TAIL's last hops bypass: {:?}",
+        hops(&times[last])
+    );
+    for j in last - 10..last {
+        assert_eq!(times[j + 1][h] - times[j][h], 1, "consumption of flit {j}");
+    }
+}
+
+/// A trailing HEAD right behind a first HEAD (see
+/// [`trailing_head_latency`]) with the fast hop: 2 per hop for both.
+#[test]
+fn fast_trailing_head_latency() {
+    let (first, second) = trailing_head_times_hop(false, Hop::Fast);
+    assert_eq!(hops(&first), vec![2; 3]);
+    assert_eq!(second[0], first[0] + 1);
+    assert_eq!(hops(&second), vec![2; 4]);
 }

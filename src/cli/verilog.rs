@@ -15,7 +15,7 @@ use wormcast_rtl::fabric_cfg::{configs, dstm_configs_faulty};
 use wormcast_rtl::fpga_top::{board_wrapper, fpga_top_as, BOARD_MODULE, TOP_OUTPUTS};
 use wormcast_rtl::generate::{fabric_module_as, router_module, Generated, Instances, WIDTHS};
 use wormcast_rtl::router::Fault;
-use wormcast_sim::config::{RouterParams, RoutingKind};
+use wormcast_sim::config::{Hop, RouterParams, RoutingKind};
 use wormcast_sim::flit::FlitFormat;
 use wormcast_sim::onchip::{GenOptions, Plan};
 use wormcast_sim::scenario::Scenario;
@@ -53,6 +53,12 @@ pub struct VerilogArgs {
     /// docs/hardware.md 3h and 3i).
     #[arg(long)]
     pub strip_deferred: bool,
+    /// Per-hop timing contract: `standard` (3 cycles a first HEAD, 2 any
+    /// other flit) or `fast` (2 and 1: the grant loads the output register,
+    /// and a BODY or TAIL bypasses an empty FIFO; docs/router.md "Link
+    /// protocol and timing").
+    #[arg(long, default_value = "standard")]
+    pub hop: String,
     /// With `--router`: the node whose constants the router gets, `X,Y` or an id.
     #[arg(long, default_value = "0")]
     pub node: String,
@@ -207,6 +213,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         routing,
         setup_cycles: a.setup_cycles,
         strip_deferred: a.strip_deferred,
+        hop: Hop::parse(&a.hop, "hop")?,
     };
     params.validate()?;
     let local = match a.fault_info.trim() {
@@ -297,6 +304,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
             "routing": a.routing.trim(),
             "setup_cycles": params.setup_cycles,
             "strip_deferred": params.strip_deferred,
+            "hop": params.hop.name(),
             "faulty_link": a.faulty_link.as_deref().map(str::trim),
             "fault_info": a.faulty_link.as_ref().map(|_| a.fault_info.trim()),
             "divert_out": cfg.iter().map(|c| c.divert_out).collect::<Vec<_>>(),
@@ -377,6 +385,7 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
         format!("network.routing={}", a.routing.trim()),
         format!("network.header_setup_cycles={}", params.setup_cycles),
         format!("network.strip_deferred={}", params.strip_deferred),
+        format!("network.hop={}", params.hop),
         format!("network.buffer_depth={}", params.depth),
         format!("network.flit_width={}", params.flit.width),
         format!("network.injection_channels={}", params.injection),
@@ -439,6 +448,7 @@ fn fpga(a: &VerilogArgs, params: &RouterParams) -> Result<ExitCode, InputError> 
             "consumption_channels": params.consumption,
             "setup_cycles": params.setup_cycles,
             "strip_deferred": params.strip_deferred,
+            "hop": params.hop.name(),
             "gen_rate_per_256": opts.rate,
             "gen_entries": opts.entries,
             "gen_multicast_entries_per_node": multicast / plan.rom.len(),

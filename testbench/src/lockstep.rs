@@ -239,6 +239,11 @@ pub struct LockstepStats {
     /// HEADs a diverted input sent on a healthy link (a split point whose
     /// other branch met the faulty port).
     pub diverted_link_heads: u64,
+    /// The fast hop (`Hop::Fast`): flits that went from the link straight
+    /// into their outputs (FIFO empty before the edge, pushed and popped
+    /// at it), and first HEADs loaded into an output at their grant.
+    pub bypassed: u64,
+    pub forwarded_heads: u64,
     pub seconds: f64,
 }
 
@@ -305,6 +310,16 @@ pub fn router_lockstep_vs<const W: usize>(
                 act.granted >> i & 1 == 1 && next.inp[i].state == router::InState::Diverted
             })
             .count() as u64;
+        for i in 0..params.inputs() {
+            let bit = 1u8 << i;
+            let loads = act.loaded_from.iter().any(|&j| j as usize == i);
+            if act.pushed & act.popped & bit != 0 && cur.inp[i].fifo.is_empty() {
+                st.bypassed += 1;
+            }
+            if act.granted & bit != 0 && loads {
+                st.forwarded_heads += 1;
+            }
+        }
         std::mem::swap(&mut cur, &mut next);
         dut.set_inputs(&io);
         dut.tick();

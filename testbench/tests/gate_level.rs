@@ -18,7 +18,7 @@ use std::process::Command;
 use wormcast_rtl::fabric_cfg::dstm_configs;
 use wormcast_rtl::generate::{router_module_fault, Generated};
 use wormcast_rtl::Fault;
-use wormcast_sim::config::RouterParams;
+use wormcast_sim::config::{Hop, RouterParams};
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
 use wormcast_testbench::gate::{
@@ -104,18 +104,43 @@ fn yosys_datdir() -> PathBuf {
 
 #[test]
 fn synthesised_router_netlist_equals_native_and_a_broken_one_is_caught() {
+    router_gate_check(
+        "gate_level",
+        &RouterParams::default(),
+        Fault::ArbiterPriority,
+        11,
+    );
+}
+
+/// The fast-hop router (`Hop::Fast`) at gate level: its `synth_ice40`
+/// netlist equals the native fast model, and the netlist built with the
+/// standard contract does not.
+#[test]
+fn synthesised_fast_hop_router_netlist_equals_native() {
+    let p = RouterParams {
+        hop: Hop::Fast,
+        ..RouterParams::default()
+    };
+    router_gate_check("gate_level_fast", &p, Fault::StandardHop, 12);
+}
+
+/// Node 5's router of the 4×4 DSTM-1 torus with `p`, synthesised with
+/// `synth_ice40` and simulated with the iCE40 cell models under iverilog,
+/// against the native model's vectors for `CYCLES` cycles (stimulus
+/// `seed`); the netlist of the router built with `fault` must fail.
+fn router_gate_check(name: &str, p: &RouterParams, fault: Fault, seed: u64) {
     require_tool("yosys", "yosys");
     require_tool("iverilog", "iverilog");
-    let dir = out_dir("gate_level");
-    let p = RouterParams::default();
+    let dir = out_dir(name);
+    let p = *p;
     let topo = Topology::torus(4, 4).unwrap();
     let cfg = dstm_configs(&topo, Named::Dstm1, &p).unwrap();
     let node = 5;
     let good = router_module_fault(&p, &cfg[node], Fault::None).unwrap();
-    let bad = router_module_fault(&p, &cfg[node], Fault::ArbiterPriority).unwrap();
+    let bad = router_module_fault(&p, &cfg[node], fault).unwrap();
     assert_ne!(good.verilog, bad.verilog, "the fault changes the logic");
 
-    let vs = router_vectors(&good.top, &cfg[node], &p, 11, CYCLES, false);
+    let vs = router_vectors(&good.top, &cfg[node], &p, seed, CYCLES, false);
     let (vin, vexp) = vs.write_hex(&dir, "native").unwrap();
     let tb = dir.join("tb.v");
     std::fs::write(&tb, vs.testbench(CYCLES)).unwrap();
@@ -146,7 +171,7 @@ fn synthesised_router_netlist_equals_native_and_a_broken_one_is_caught() {
         r.exit,
         m.first().unwrap_or(&"none")
     );
-    assert!(!r.ok, "the netlist of a broken arbiter passed");
+    assert!(!r.ok, "the netlist of the router with {fault:?} passed");
     assert!(
         !m.is_empty() && m[0].contains("cycle ") && m[0].contains("signal "),
         "a mismatch must name cycle and signal:\n{}",

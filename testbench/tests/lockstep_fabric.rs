@@ -3,6 +3,7 @@
 //! port every cycle.
 
 use wormcast_rtl::Fault;
+use wormcast_sim::config::Hop;
 use wormcast_testbench::lockstep::{fabric_lockstep, fabric_scenario};
 
 #[test]
@@ -182,4 +183,35 @@ fn fabric_4x4_deferred_strip_lockstep() {
     let m = fabric_lockstep::<32>(&sc, Fault::StripOnGrant, 2_000)
         .expect_err("a strip at the grant must be detected");
     eprintln!("caught: {m}");
+}
+
+// ---- the fast hop (docs/router.md "Link protocol and timing") ----
+
+/// The 4×4 DSTM-1 torus and the 4×4 Hamiltonian mesh of fast-hop routers
+/// under unicast + multicast traffic, every register every cycle; the
+/// standard-contract RTL under the fast native model is caught.
+#[test]
+fn fabric_fast_hop_lockstep() {
+    let mut sc = fabric_scenario("torus:4x4", 0.01, 47);
+    sc.network.hop = Hop::Fast;
+    let st = fabric_lockstep::<32>(&sc, Fault::None, 6_000)
+        .unwrap_or_else(|m| panic!("fast-hop torus lockstep mismatch: {m}"));
+    eprintln!("torus: {st:?}");
+    assert!(st.multicasts > 20 && st.delivered > 300, "{st:?}");
+    let m = fabric_lockstep::<32>(&sc, Fault::StandardHop, 2_000)
+        .expect_err("the standard contract must be detected");
+    eprintln!("caught: {m}");
+    let mut sc = wormcast_testbench::lockstep::mesh_fabric_scenario(
+        "mesh:4x4",
+        "hamiltonian",
+        "dual-path",
+        2,
+        0.02,
+        48,
+    );
+    sc.network.hop = Hop::Fast;
+    let st = fabric_lockstep::<32>(&sc, Fault::None, 4_000)
+        .unwrap_or_else(|m| panic!("fast-hop mesh lockstep mismatch: {m}"));
+    eprintln!("mesh: {st:?}");
+    assert!(st.multicasts > 10 && st.delivered > 100, "{st:?}");
 }

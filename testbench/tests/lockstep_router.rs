@@ -4,7 +4,7 @@
 
 use wormcast_rtl::fabric_cfg::dstm_configs;
 use wormcast_rtl::Fault;
-use wormcast_sim::config::{RouterConfig, RouterParams, MAX_DEPTH};
+use wormcast_sim::config::{Hop, RouterConfig, RouterParams, MAX_DEPTH};
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
 use wormcast_testbench::lockstep::router_lockstep;
@@ -422,4 +422,93 @@ fn strip_on_grant_is_caught() {
     let m = router_lockstep::<32>(&cfg[5], &p, Fault::StripOnGrant, 20_000, 43, false)
         .expect_err("a strip at the grant must be visible at the ports");
     eprintln!("caught (ports): {m}");
+}
+
+// ---- the fast hop (docs/router.md "Link protocol and timing") ----
+
+/// The fast hop (`Hop::Fast`: a forwarded first HEAD loads its output at
+/// its grant, a BODY or TAIL bypasses an empty FIFO) on every routing
+/// function's router, registers compared every cycle: tree routing at a
+/// root and an inner node, with local fault information, at depths 1 and
+/// 3, with a setup delay and a deferred strip; SPAM; each mesh function.
+#[test]
+fn fast_hop_router_lockstep() {
+    let fast = |p: RouterParams| RouterParams {
+        hop: Hop::Fast,
+        ..p
+    };
+    let tree = RouterParams::default();
+    let mut runs: Vec<(&str, RouterConfig, RouterParams, u64)> = vec![
+        ("tree node 0", cfgs(&tree)[0].clone(), fast(tree), 81),
+        ("tree node 5", cfgs(&tree)[5].clone(), fast(tree), 82),
+    ];
+    let mut diverted = cfgs(&tree)[6].clone();
+    diverted.divert_out = 0b0100;
+    runs.push(("tree node 6, +y faulty", diverted, fast(tree), 83));
+    for depth in [1, 3] {
+        let p = fast(RouterParams { depth, ..tree });
+        runs.push((
+            "tree node 5, depth 1 or 3",
+            cfgs(&p)[5].clone(),
+            p,
+            84 + depth as u64,
+        ));
+    }
+    let p = fast(RouterParams {
+        setup_cycles: 1,
+        strip_deferred: true,
+        ..tree
+    });
+    runs.push((
+        "tree node 5, setup 1, deferred strip",
+        cfgs(&p)[5].clone(),
+        p,
+        88,
+    ));
+    let p = fast(spam_params(0));
+    runs.push(("spam node 5", spam_cfgs(&p)[5].clone(), p, 89));
+    for (k, kind) in [
+        RoutingKind::Hamiltonian,
+        RoutingKind::Dor,
+        RoutingKind::NegativeFirst,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = fast(mesh_params(kind, 2));
+        runs.push((
+            "mesh node 5",
+            mesh_cfgs("mesh:4x4", &p)[5].clone(),
+            p,
+            90 + k as u64,
+        ));
+    }
+    for (what, cfg, p, seed) in runs {
+        let st = router_lockstep::<32>(&cfg, &p, Fault::None, 12_000, seed, true)
+            .unwrap_or_else(|m| panic!("{what} ({:?}): lockstep mismatch: {m}", p.routing));
+        eprintln!("{what} ({:?}, depth {}): {st:?}", p.routing, p.depth);
+        assert!(
+            st.bypassed > 100 && st.forwarded_heads > 100 && st.grants > 300,
+            "{what}: both shortcuts exercised: {st:?}"
+        );
+        if cfg.divert_out != 0 {
+            assert!(st.diverted > 50, "{st:?}");
+        }
+    }
+}
+
+/// An RTL that keeps the standard contract while the native model runs
+/// the fast hop: caught at the registers and at the ports.
+#[test]
+fn standard_rtl_under_fast_model_is_caught() {
+    let p = RouterParams {
+        hop: Hop::Fast,
+        ..RouterParams::default()
+    };
+    let cfg = cfgs(&p);
+    for internal in [true, false] {
+        let m = router_lockstep::<32>(&cfg[5], &p, Fault::StandardHop, 5_000, 93, internal)
+            .expect_err("the standard contract must be detected");
+        eprintln!("caught (internal {internal}): {m}");
+    }
 }

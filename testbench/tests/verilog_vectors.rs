@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use wormcast_rtl::fabric_cfg::dstm_configs;
 use wormcast_rtl::generate::router_module;
 use wormcast_rtl::Fault;
-use wormcast_sim::config::{RouterConfig, RouterParams};
+use wormcast_sim::config::{Hop, RouterConfig, RouterParams};
 use wormcast_sim::topology::Topology;
 use wormcast_sim::trees::Named;
 use wormcast_testbench::lockstep::fabric_scenario;
@@ -502,6 +502,74 @@ fn deferred_strip_router_verilog_matches_native() {
             wrong.write_hex(&dir, "on_grant").unwrap(),
         )],
     );
+}
+
+// ---- the fast hop (docs/router.md "Link protocol and timing") ----
+
+/// Cycles for the fast-hop router (both simulators).
+const FAST_ROUTER_CYCLES: usize = 3_000;
+/// Cycles for the fast-hop 3×3 torus.
+const FAST_FABRIC_CYCLES: usize = 1_000;
+
+#[test]
+fn fast_hop_router_verilog_matches_native() {
+    let dir = out_dir("vectors_fast_router");
+    // The default router with the fast hop; the wrong model is the
+    // standard contract (no bypass, no HEAD loaded at its grant).
+    let p = RouterParams {
+        hop: Hop::Fast,
+        ..RouterParams::default()
+    };
+    let cfg = cfgs(&p);
+    let node = 5;
+    let g = router_module(&p, &cfg[node]).unwrap();
+    let dut = write_dut(&g, &dir);
+    let good = router_vectors(&g.top, &cfg[node], &p, 45, FAST_ROUTER_CYCLES, true);
+    let (vin, vexp) = good.write_hex(&dir, "good").unwrap();
+    let tb = dir.join("tb.v");
+    std::fs::write(&tb, good.testbench(FAST_ROUTER_CYCLES)).unwrap();
+    let standard = RouterParams {
+        hop: Hop::Standard,
+        ..p
+    };
+    let wrong = router_vectors_vs(
+        &g.top,
+        &cfg[node],
+        &p,
+        &cfg[node],
+        &standard,
+        45,
+        FAST_ROUTER_CYCLES,
+        true,
+    );
+    check_sims(
+        "fast-hop router",
+        &g.top,
+        &dir,
+        &tb,
+        &dut,
+        &(vin, vexp),
+        FAST_ROUTER_CYCLES,
+        &[("standard hop", wrong.write_hex(&dir, "standard").unwrap())],
+    );
+}
+
+#[test]
+fn fast_hop_fabric_verilog_matches_native() {
+    let dir = out_dir("vectors_fast_fabric");
+    // A 3×3 DSTM-1 torus with the fast hop under unicast + multicast
+    // traffic; every router's ports every cycle (internal registers: the
+    // fast-hop fabric lockstep).
+    let mut sc = fabric_scenario("torus:3x3", 0.03, 46);
+    sc.network.hop = Hop::Fast;
+    let st = fabric_ports_check(
+        "fast-hop fabric",
+        &dir,
+        &sc,
+        FAST_FABRIC_CYCLES,
+        &mut |_| {},
+    );
+    assert!(st.multicasts >= 10 && st.delivered >= 100, "{st:?}");
 }
 
 // ---- mesh routing functions ----

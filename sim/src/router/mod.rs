@@ -45,7 +45,7 @@ pub mod mesh;
 pub mod routing;
 pub mod spam;
 
-use crate::config::{RouterConfig, RouterParams, MAX_INPUTS, MAX_OUTPUTS};
+use crate::config::{Hop, RouterConfig, RouterParams, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::{self, Flit, Kind};
 pub use error::RouterError;
 pub use fifo::Fifo;
@@ -449,6 +449,14 @@ pub fn step_edge(
     }
     let can_load = (!was_valid | act.sent) & low_bits(n_out);
     let owned = m.owned;
+    let fast = p.hop == Hop::Fast;
+    // The fast hop's FIFO bypass: the inputs whose flit arrived at this
+    // edge into an empty FIFO while they hold a worm (`bypass` below).
+    let arrived_empty = if fast {
+        e.arrived & !m.nonempty & m.nonidle
+    } else {
+        0
+    };
 
     // Decide every non-empty input's action from its FIFO head.
     let mut requests = [0u8; MAX_INPUTS];
@@ -485,16 +493,9 @@ pub fn step_edge(
                 release,
             } => {
                 if outs & can_load == outs {
-                    // `outs` lies within `can_load`, so within `n_out`.
-                    for o in bits(outs) {
-                        s.out[o].flit = flit;
-                        s.out[o].valid = true;
-                        act.loaded_from[o] = i as u8;
-                    }
-                    act.loaded |= outs;
                     let reserved = s.inp[i].reserved;
                     let discarding = act.discarded >> i & 1 == 1;
-                    side.load(i, s.inp[i].fifo.rd as usize, outs, discarding);
+                    load(s, side, &mut act, i, flit, outs, discarding);
                     pop_head(s, side, &mut act, i);
                     if release {
                         release_all(s, m, i, reserved);
@@ -528,6 +529,13 @@ pub fn step_edge(
                 s.err_count = s.err_count.saturating_add(1);
                 s.err_code = err.code();
             }
+        }
+    }
+
+    let mut bypassed = 0u8;
+    for i in bits(arrived_empty) {
+        if bypass(s, side, &mut act, m, i, can_load) {
+            bypassed |= 1 << i;
         }
     }
 
@@ -567,6 +575,24 @@ pub fn step_edge(
                 } else {
                     pop_head(s, side, &mut act, i);
                 }
+            } else if fast {
+                // The fast hop: the HEAD goes where the next cycle's
+                // trailing-HEAD rule would send it, unchanged (a forwarded
+                // first HEAD reserves one link, a diverted one goes to its
+                // consumption channel, `routing::diverted_head`), now.
+                let fwd = if diverts >> i & 1 == 1 {
+                    mask & 0xF0
+                } else {
+                    mask
+                };
+                // Nobody owned `fwd` before the grant, so no send of this
+                // edge loaded it.
+                debug_assert_eq!(fwd & act.loaded, 0, "forwarded HEAD meets a send");
+                if fwd & can_load == fwd {
+                    let f = s.inp[i].fifo.get(0);
+                    load(s, side, &mut act, i, f, fwd, false);
+                    pop_head(s, side, &mut act, i);
+                }
             }
         }
     }
@@ -583,7 +609,7 @@ pub fn step_edge(
             m.nonempty &= !(1 << i);
         }
     }
-    m.nonempty |= act.pushed;
+    m.nonempty |= act.pushed & !bypassed;
     act.busy = m.nonempty | m.nonidle;
     act.out_valid = (was_valid & !act.sent) | act.loaded;
     m.valid = act.out_valid;
@@ -599,6 +625,62 @@ fn pop_head(s: &mut RouterState, side: &mut impl Sidecar, act: &mut Activity, i:
     s.inp[i].fifo.pop();
     side.popped(i);
     act.popped |= 1 << i;
+}
+
+/// Input `i`'s head flit, as `flit`, into output registers `outs`, which
+/// all can load at this edge (so lie within the router's outputs).
+#[inline(always)]
+fn load(
+    s: &mut RouterState,
+    side: &mut impl Sidecar,
+    act: &mut Activity,
+    i: usize,
+    flit: Flit,
+    outs: u8,
+    discarding: bool,
+) {
+    for o in bits(outs) {
+        s.out[o].flit = flit;
+        s.out[o].valid = true;
+        act.loaded_from[o] = i as u8;
+    }
+    act.loaded |= outs;
+    side.load(i, s.inp[i].fifo.rd as usize, outs, discarding);
+}
+
+/// The fast hop's FIFO bypass ([`Hop::Fast`]): input `i` holds a worm, its
+/// FIFO was empty before the edge and the flit that arrived now is its
+/// only one. A BODY or TAIL then goes to every reserved output at this
+/// edge if all can load, as if it had been at the FIFO head (it is pushed
+/// and popped at once, so the FIFO and `ready` stay as they were); a
+/// trailing HEAD, or a flit whose outputs are busy, stays in the FIFO.
+/// Why not a trailing HEAD: its split rule is a decode, which would put
+/// the routing block on the link's path. Returns whether it went.
+#[inline(always)]
+fn bypass(
+    s: &mut RouterState,
+    side: &mut impl Sidecar,
+    act: &mut Activity,
+    m: &mut PortMasks,
+    i: usize,
+    can_load: u8,
+) -> bool {
+    let r = &s.inp[i];
+    let f = r.fifo.get(0);
+    let kind = flit::kind(f);
+    if !matches!(r.state, InState::Active | InState::Diverted)
+        || !matches!(kind, Kind::Body | Kind::Tail)
+        || r.reserved & can_load != r.reserved
+    {
+        return false;
+    }
+    let reserved = r.reserved;
+    load(s, side, act, i, f, reserved, false);
+    pop_head(s, side, act, i);
+    if kind == Kind::Tail {
+        release_all(s, m, i, reserved);
+    }
+    true
 }
 
 /// Bit `o` set when output `o` has an owner.
