@@ -193,7 +193,7 @@ def interpolate(points, x):
 
 
 def zero_load_tables(zl, mhz):
-    print(f"**Zero load**: one message of {zl[0]['length']} data flits in an idle {TORUS} DSTM-1 torus; "
+    print(f"**Zero load**: one message of {zl[0]['length']} data flits in an idle 16×16 DSTM-1 torus; "
           "latency = creation to the TAIL at the last destination.\n")
     print("| message | source | tree | tree hops (farthest) | start-up | standard cycles | fast cycles "
           "| standard ns | fast ns | fast / standard (ns) |")
@@ -260,7 +260,7 @@ def zero_load_tables(zl, mhz):
 
 def sweep_tables(d, mhz):
     for net, title in (
-            ("torus", f"{TORUS} DSTM-1, tree routing, the default traffic (90 % unicast, 10 % multicast "
+            ("torus", "16×16 torus, DSTM-1, tree routing, the default traffic (90 % unicast, 10 % multicast "
                       "to 4–12 destinations, 16 data flits, start-up 10)"),
             ("mesh", "16×16 mesh, XY (`dor`), unicast, 15 data flits + HEAD, depth 5, start-up 0 "
                      "(examples/booksim-mesh-16x16.toml)")):
