@@ -344,6 +344,38 @@ fn strip_deferred_router_manifest_and_registers() {
     assert_eq!(m["parameters"]["strip_deferred"], false);
 }
 
+/// `--hop fast`: recorded in the manifest, a different circuit
+/// (the FIFO bypass's `byp` signals), deterministic; `standard` by default,
+/// and a name that is neither is refused, naming the flag and the value.
+#[test]
+fn fast_hop_router_manifest_and_logic() {
+    let (m, v) = generate_twice(
+        "fast_hop",
+        &["--router", "--hop", "fast", "--node", "5"],
+        "wormcast_router_n5.v",
+    );
+    assert_eq!(m["parameters"]["hop"], "fast");
+    let text = String::from_utf8(v).unwrap();
+    for i in 0..5 {
+        assert!(text.contains(&format!("byp${i} =")), "byp${i}");
+    }
+    let t = tmp("hop_default");
+    let o = run(&["verilog", "--router", "--node", "5", "--out", &t]);
+    assert!(o.status.success());
+    let d = std::fs::read_to_string(Path::new(&t).join("wormcast_router_n5.v")).unwrap();
+    assert!(!d.contains("byp$"));
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(Path::new(&t).join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["parameters"]["hop"], "standard");
+    let t = tmp("hop_bad");
+    common::rejects(
+        &["verilog", "--router", "--hop", "warp", "--out", &t],
+        "hop",
+        "warp",
+    );
+}
+
 #[test]
 fn mesh_router_and_fabric_manifest_records_routing() {
     for kind in ["hamiltonian", "dor", "negative_first"] {

@@ -224,7 +224,7 @@ pub struct Router<const W: usize> {
     err_sum: Signal<Local, Bits<17>>,
     /// The fast hop only (`Hop::Fast`; one entry an input with it, none
     /// without, so that the default router is the netlist it was). The
-    /// FIFO bypass: input i's FIFO is empty, a BODY or TAIL enters it now
+    /// FIFO bypass: link input i's FIFO is empty, a BODY or TAIL enters it now
     /// and the input holds a worm (`byp`); its outputs (`bo`, the
     /// reservation) all load now (`bgo`), and the flit is pushed and
     /// popped at once, as natively. The forwarded HEAD: the output a
@@ -233,6 +233,9 @@ pub struct Router<const W: usize> {
     /// (`fok`, decided before the grant so that the grant only enables),
     /// and whether it does (`fgo`).
     byp: Vec<Signal<Local, Bit>>,
+    /// 1 at a link input, 0 at an injection input (the bypass serves the
+    /// links only: `router::step_edge`).
+    byp_on: Vec<Constant<Bit>>,
     bo: Vec<Signal<Local, Bits<MASK_W>>>,
     bgo: Vec<Signal<Local, Bit>>,
     fo: Vec<Signal<Local, Bits<MASK_W>>>,
@@ -413,6 +416,7 @@ impl<const W: usize> Router<W> {
             nerr: Popcount::new(n_in),
             err_sum: Default::default(),
             byp: vdef(n_in * n_fast),
+            byp_on: (0..n_in * n_fast).map(|i| Constant::new(i < 4)).collect(),
             bo: vdef(n_in * n_fast),
             bgo: vdef(n_in * n_fast),
             fo: vdef(n_in * n_fast),
@@ -642,7 +646,8 @@ impl<const W: usize> Logic for Router<W> {
                     & self.push_w[i].val()
                     // Active (1) or Diverted (3); BODY (1) or TAIL (2).
                     & self.in_state[i].q.val().get_bit(0)
-                    & (self.i_flit[i].val().get_bit(0) ^ self.i_flit[i].val().get_bit(1));
+                    & (self.i_flit[i].val().get_bit(0) ^ self.i_flit[i].val().get_bit(1))
+                    & self.byp_on[i + k].val();
                 self.bo[i + k].next = self.in_reserved[i].q.val() & self.t_reach[i].val();
                 self.bgo[i + k].next = self.byp[i + k].val()
                     & ((self.bo[i + k].val() & self.clm_all.val()) == self.bo[i + k].val());
@@ -786,10 +791,10 @@ impl<const W: usize> Logic for Router<W> {
         self.rel_all.next = 0.into();
         for i in 0..self._n_in {
             self.xbar.flit[i].next = self.dec.send_flit[i].val();
-            // The fast hop: an empty FIFO's input sends only the flit
-            // arriving now (the bypass).
-            for _k in 0..self._n_fast {
-                if !self.fifo[i].nonempty.val() {
+            // The fast hop: an empty FIFO's link input sends only the
+            // flit arriving now (the bypass).
+            for k in 0..self._n_fast {
+                if !self.fifo[i].nonempty.val() & self.byp_on[i + k].val() {
                     self.xbar.flit[i].next = self.i_flit[i].val();
                 }
             }

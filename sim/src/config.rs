@@ -124,7 +124,7 @@ pub enum Hop {
     /// 2 cycles a first HEAD and 1 a BODY or TAIL per hop on a free path:
     /// a first HEAD granted an output it does not strip at loads that
     /// output register at the grant, and a BODY or TAIL that arrives at
-    /// the empty FIFO of an input holding its outputs goes straight into
+    /// the empty FIFO of a link input holding its outputs goes straight into
     /// them (a FIFO bypass). Why these two: the header decode stays one
     /// registered stage after the link, so the router keeps its
     /// one-cycle arbitration and atomic reservation, and data pays one

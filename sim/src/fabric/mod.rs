@@ -30,7 +30,7 @@ pub mod deadlock;
 pub mod pacer;
 pub mod stripes;
 
-use crate::config::{RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
+use crate::config::{Hop, RouterConfig, RouterParams, MAX_DEPTH, MAX_INPUTS, MAX_OUTPUTS};
 use crate::flit::Flit;
 use crate::router::{self, Activity, Edge, PortMasks, RouterState, Sidecar};
 use crate::topology::{Dir, Topology};
@@ -360,23 +360,34 @@ impl Fabric {
         if self.stripes.is_some() && stripes::commit(self, on_activity) {
             return;
         }
+        // One loop per hop contract, chosen once a cycle: see
+        // `router::step_edge` for why the two steps are kept apart.
+        match self.params.hop {
+            Hop::Standard => self.commit_serial::<false>(on_activity),
+            Hop::Fast => self.commit_serial::<true>(on_activity),
+        }
+    }
+
+    /// [`Fabric::commit`]'s serial loop for one hop contract, a function
+    /// of its own for each.
+    #[inline(never)]
+    fn commit_serial<const FAST: bool>(&mut self, on_activity: &mut dyn FnMut(u32, &Activity)) {
         let active = std::mem::take(&mut self.active);
         let c = self.cycle + 1;
         for &ru in &active {
             let r = ru as usize;
             let edge = std::mem::take(&mut self.edge[r]);
-            let act = router::step_edge(
-                &self.cfg[r],
-                &self.params,
-                &mut self.state[r],
-                &mut self.masks[r],
-                edge,
-                &mut Beside {
-                    shadow: &mut self.shadow[r],
-                    last_move: &mut self.last_move[r],
-                    cycle: self.cycle,
-                },
-            );
+            let mut side = Beside {
+                shadow: &mut self.shadow[r],
+                last_move: &mut self.last_move[r],
+                cycle: self.cycle,
+            };
+            let (cfg, state, masks) = (&self.cfg[r], &mut self.state[r], &mut self.masks[r]);
+            let act = if FAST {
+                router::step_edge_fast(cfg, &self.params, state, masks, edge, &mut side)
+            } else {
+                router::step_edge(cfg, &self.params, state, masks, edge, &mut side)
+            };
             self.router_steps += 1;
             if act.errors != 0 || act.truncated != 0 {
                 on_activity(ru, &act);

@@ -273,7 +273,7 @@ unsafe fn send(v: Views, u: usize, depth: usize, cycle: u64, arrivals: &mut Vec<
 #[inline(always)]
 unsafe fn step(v: Views, r: usize, params: &RouterParams, cycle: u64, chunk: &mut Chunk) {
     let edge = std::mem::take(&mut *v.edge.add(r));
-    let act = router::step_edge(
+    let act = router::step_edge_as(
         &*v.cfg.add(r),
         params,
         &mut *v.state.add(r),

@@ -35,7 +35,10 @@
 //! to each first HEAD's hop; a deferred strip (`strip_deferred`) keeps a
 //! stripped HEAD one cycle longer in its FIFO, so the flits behind it leave
 //! that router one cycle later (docs/hardware.md 3h and 3i: with s = 1
-//! the fastest contract on an iCE40).
+//! the fastest contract on an iCE40). The fast hop ([`Hop::Fast`]) takes
+//! 2 cycles a first HEAD (its grant loads the output register) and 1 a
+//! BODY or TAIL that finds the next link input's FIFO empty (it bypasses
+//! the FIFO); docs/router.md has the whole table for both contracts.
 
 pub mod arbiter;
 pub mod consumption;
@@ -351,7 +354,55 @@ pub fn step_masked(
             arrived |= 1 << i;
         }
     }
-    step_edge(cfg, p, s, m, Edge { sent, arrived }, &mut NoSidecar)
+    step_edge_as(cfg, p, s, m, Edge { sent, arrived }, &mut NoSidecar)
+}
+
+/// [`step_edge`] under the router's own contract (`p.hop`): the standard
+/// step, then with the fast hop [`fast_hop`]. For callers that do not
+/// keep the two apart themselves (the fabric kernel chooses once a cycle).
+#[inline(always)]
+pub fn step_edge_as(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    s: &mut RouterState,
+    m: &mut PortMasks,
+    e: Edge,
+    side: &mut impl Sidecar,
+) -> Activity {
+    match p.hop {
+        Hop::Standard => step_edge(cfg, p, s, m, e, side),
+        Hop::Fast => step_edge_fast(cfg, p, s, m, e, side),
+    }
+}
+
+/// [`step_edge`] under the fast hop ([`Hop::Fast`]): the standard edge,
+/// then its two shortcuts ([`fast_hop`]).
+///
+/// Why after the standard step and not inside it: both shortcuts only add
+/// to what the standard edge did at ports it left alone, and with them
+/// inside it (even never taken) the standard kernel ran 5 % more
+/// instructions (callgrind, 16×16 torus; the compiler then kept the
+/// edge's `Activity` in memory). Why the result is the same as deciding
+/// them within the edge: a bypass candidate's FIFO was empty, so the
+/// standard edge made no decision there and loaded none of its reserved
+/// outputs (only an output's owner loads it); a forwarded HEAD's output
+/// had no owner before the grant, so nothing loaded it at this edge
+/// either. Such an output can load exactly when it is not valid after
+/// the standard edge, and the arbitration never saw what the shortcuts
+/// change (it reads the owners before the edge).
+#[inline(always)]
+pub fn step_edge_fast(
+    cfg: &RouterConfig,
+    p: &RouterParams,
+    s: &mut RouterState,
+    m: &mut PortMasks,
+    e: Edge,
+    side: &mut impl Sidecar,
+) -> Activity {
+    let was_nonempty = m.nonempty;
+    let mut act = step_edge(cfg, p, s, m, e, side);
+    fast_hop(p, s, m, e.arrived & !was_nonempty, &mut act, side);
+    act
 }
 
 /// What a caller keeps beside a router's registers and follows through
@@ -449,14 +500,6 @@ pub fn step_edge(
     }
     let can_load = (!was_valid | act.sent) & low_bits(n_out);
     let owned = m.owned;
-    let fast = p.hop == Hop::Fast;
-    // The fast hop's FIFO bypass: the inputs whose flit arrived at this
-    // edge into an empty FIFO while they hold a worm (`bypass` below).
-    let arrived_empty = if fast {
-        e.arrived & !m.nonempty & m.nonidle
-    } else {
-        0
-    };
 
     // Decide every non-empty input's action from its FIFO head.
     let mut requests = [0u8; MAX_INPUTS];
@@ -493,9 +536,16 @@ pub fn step_edge(
                 release,
             } => {
                 if outs & can_load == outs {
+                    // `outs` lies within `can_load`, so within `n_out`.
+                    for o in bits(outs) {
+                        s.out[o].flit = flit;
+                        s.out[o].valid = true;
+                        act.loaded_from[o] = i as u8;
+                    }
+                    act.loaded |= outs;
                     let reserved = s.inp[i].reserved;
                     let discarding = act.discarded >> i & 1 == 1;
-                    load(s, side, &mut act, i, flit, outs, discarding);
+                    side.load(i, s.inp[i].fifo.rd as usize, outs, discarding);
                     pop_head(s, side, &mut act, i);
                     if release {
                         release_all(s, m, i, reserved);
@@ -529,13 +579,6 @@ pub fn step_edge(
                 s.err_count = s.err_count.saturating_add(1);
                 s.err_code = err.code();
             }
-        }
-    }
-
-    let mut bypassed = 0u8;
-    for i in bits(arrived_empty) {
-        if bypass(s, side, &mut act, m, i, can_load) {
-            bypassed |= 1 << i;
         }
     }
 
@@ -575,24 +618,6 @@ pub fn step_edge(
                 } else {
                     pop_head(s, side, &mut act, i);
                 }
-            } else if fast {
-                // The fast hop: the HEAD goes where the next cycle's
-                // trailing-HEAD rule would send it, unchanged (a forwarded
-                // first HEAD reserves one link, a diverted one goes to its
-                // consumption channel, `routing::diverted_head`), now.
-                let fwd = if diverts >> i & 1 == 1 {
-                    mask & 0xF0
-                } else {
-                    mask
-                };
-                // Nobody owned `fwd` before the grant, so no send of this
-                // edge loaded it.
-                debug_assert_eq!(fwd & act.loaded, 0, "forwarded HEAD meets a send");
-                if fwd & can_load == fwd {
-                    let f = s.inp[i].fifo.get(0);
-                    load(s, side, &mut act, i, f, fwd, false);
-                    pop_head(s, side, &mut act, i);
-                }
             }
         }
     }
@@ -609,7 +634,7 @@ pub fn step_edge(
             m.nonempty &= !(1 << i);
         }
     }
-    m.nonempty |= act.pushed & !bypassed;
+    m.nonempty |= act.pushed;
     act.busy = m.nonempty | m.nonidle;
     act.out_valid = (was_valid & !act.sent) | act.loaded;
     m.valid = act.out_valid;
@@ -627,8 +652,94 @@ fn pop_head(s: &mut RouterState, side: &mut impl Sidecar, act: &mut Activity, i:
     act.popped |= 1 << i;
 }
 
-/// Input `i`'s head flit, as `flit`, into output registers `outs`, which
-/// all can load at this edge (so lie within the router's outputs).
+/// The inputs the fast hop's bypass serves: the four links. Not the
+/// injection inputs (area): there the bypass would save one cycle per
+/// message, not per hop, for a flit-wide multiplexer (docs/hardware.md
+/// 3t).
+const LINK_INPUTS: u8 = 0x0F;
+
+/// The fast hop's two shortcuts, after the standard edge (see
+/// [`step_edge_fast`]); `arrived_empty` are the inputs whose flit arrived
+/// at this edge into an empty FIFO.
+///
+/// * **Bypass.** A link input of `arrived_empty` that holds a worm
+///   (`Active` or `Diverted`) and got a BODY or TAIL sends it to every
+///   reserved output if all can load, as if it had been at the FIFO head:
+///   it leaves the FIFO it just entered, and a TAIL releases the outputs.
+///   A trailing HEAD stays: its split rule is a decode, which would put
+///   the routing block on the link's path.
+/// * **Forwarded HEAD.** An input granted at this edge for a first HEAD it
+///   does not strip sends the HEAD, unchanged, where the next cycle's
+///   trailing-HEAD rule would (such a HEAD reserves one link, or when it
+///   diverts its consumption channel, `routing::diverted_head`), if that
+///   output can load.
+#[inline(never)]
+fn fast_hop(
+    p: &RouterParams,
+    s: &mut RouterState,
+    m: &mut PortMasks,
+    arrived_empty: u8,
+    act: &mut Activity,
+    side: &mut impl Sidecar,
+) {
+    let mut gone = 0u8;
+    for i in bits(arrived_empty & LINK_INPUTS) {
+        let r = &s.inp[i];
+        let f = r.fifo.get(0);
+        let kind = flit::kind(f);
+        let reserved = r.reserved;
+        if matches!(r.state, InState::Active | InState::Diverted)
+            && matches!(kind, Kind::Body | Kind::Tail)
+            && free(s, reserved)
+        {
+            load(s, side, act, i, f, reserved);
+            if kind == Kind::Tail {
+                release_all(s, m, i, reserved);
+            }
+            gone |= 1 << i;
+        }
+    }
+    // Granted and still holding their HEAD: not stripped (a deferred
+    // strip leaves at the next edge).
+    for i in bits(act.granted & !act.popped) {
+        let r = &s.inp[i];
+        if r.strip {
+            continue;
+        }
+        let fwd = if r.state == InState::Diverted {
+            r.reserved & 0xF0
+        } else {
+            r.reserved
+        };
+        if free(s, fwd) {
+            let f = r.fifo.get(0);
+            load(s, side, act, i, f, fwd);
+            gone |= 1 << i;
+        }
+    }
+    for i in bits(gone) {
+        pop_head(s, side, act, i);
+        let inp = &mut s.inp[i];
+        inp.setup = 0;
+        inp.ready = inp.fifo.len() < p.depth;
+        if inp.fifo.is_empty() {
+            m.nonempty &= !(1 << i);
+        }
+    }
+    act.busy = m.nonempty | m.nonidle;
+    act.out_valid |= act.loaded;
+    m.valid = act.out_valid;
+}
+
+/// Whether every output of `outs` can take a flit after the standard edge
+/// (it is empty: no flit stayed, none was loaded).
+#[inline(always)]
+fn free(s: &RouterState, outs: u8) -> bool {
+    bits(outs).all(|o| !s.out[o].valid)
+}
+
+/// Input `i`'s head flit `flit` into output registers `outs` (the fast
+/// hop's shortcuts; a worm's first flits, never a discarding input's).
 #[inline(always)]
 fn load(
     s: &mut RouterState,
@@ -637,7 +748,6 @@ fn load(
     i: usize,
     flit: Flit,
     outs: u8,
-    discarding: bool,
 ) {
     for o in bits(outs) {
         s.out[o].flit = flit;
@@ -645,42 +755,7 @@ fn load(
         act.loaded_from[o] = i as u8;
     }
     act.loaded |= outs;
-    side.load(i, s.inp[i].fifo.rd as usize, outs, discarding);
-}
-
-/// The fast hop's FIFO bypass ([`Hop::Fast`]): input `i` holds a worm, its
-/// FIFO was empty before the edge and the flit that arrived now is its
-/// only one. A BODY or TAIL then goes to every reserved output at this
-/// edge if all can load, as if it had been at the FIFO head (it is pushed
-/// and popped at once, so the FIFO and `ready` stay as they were); a
-/// trailing HEAD, or a flit whose outputs are busy, stays in the FIFO.
-/// Why not a trailing HEAD: its split rule is a decode, which would put
-/// the routing block on the link's path. Returns whether it went.
-#[inline(always)]
-fn bypass(
-    s: &mut RouterState,
-    side: &mut impl Sidecar,
-    act: &mut Activity,
-    m: &mut PortMasks,
-    i: usize,
-    can_load: u8,
-) -> bool {
-    let r = &s.inp[i];
-    let f = r.fifo.get(0);
-    let kind = flit::kind(f);
-    if !matches!(r.state, InState::Active | InState::Diverted)
-        || !matches!(kind, Kind::Body | Kind::Tail)
-        || r.reserved & can_load != r.reserved
-    {
-        return false;
-    }
-    let reserved = r.reserved;
-    load(s, side, act, i, f, reserved, false);
-    pop_head(s, side, act, i);
-    if kind == Kind::Tail {
-        release_all(s, m, i, reserved);
-    }
-    true
+    side.load(i, s.inp[i].fifo.rd as usize, outs, false);
 }
 
 /// Bit `o` set when output `o` has an owner.
