@@ -111,57 +111,27 @@ impl std::fmt::Display for RoutingKind {
     }
 }
 
-/// The router's per-hop timing contract (docs/router.md "Link protocol and
-/// timing"). Both contracts carry the same worms over the same paths with
-/// the same reservations, so routing, deadlock freedom and every delivery
-/// are the same; only when each flit moves differs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum Hop {
-    /// 3 cycles a first HEAD and 2 any other flit per hop: link register
-    /// (the input FIFO), arbitration, output register.
-    #[default]
-    Standard,
-    /// 2 cycles a first HEAD and 1 a BODY or TAIL per hop on a free path:
-    /// a first HEAD granted an output it does not strip at loads that
-    /// output register at the grant, and a BODY or TAIL that arrives at
-    /// the empty FIFO of a link input holding its outputs goes straight into
-    /// them (a FIFO bypass). Why these two: the header decode stays one
-    /// registered stage after the link, so the router keeps its
-    /// one-cycle arbitration and atomic reservation, and data pays one
-    /// register per hop, the link's (docs/decisions.md "The fast hop").
-    Fast,
-}
-
-impl Hop {
-    pub const ALL: [Hop; 2] = [Hop::Standard, Hop::Fast];
-
-    /// Scenario name (`network.hop`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Hop::Standard => "standard",
-            Hop::Fast => "fast",
-        }
-    }
-
-    /// Parses a contract name ([`Hop::name`]); the error names `field`.
-    pub fn parse(s: &str, field: &str) -> InputResult<Hop> {
-        Hop::ALL
-            .into_iter()
-            .find(|h| h.name() == s.trim())
-            .ok_or_else(|| InputError::new(field, s, "standard or fast"))
-    }
-}
-
-impl std::str::FromStr for Hop {
-    type Err = InputError;
-    fn from_str(s: &str) -> InputResult<Hop> {
-        Hop::parse(s, "hop")
-    }
-}
-
-impl std::fmt::Display for Hop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+named_enum! {
+    /// The router's per-hop timing contract (docs/router.md "Link protocol
+    /// and timing"). Both contracts carry the same worms over the same
+    /// paths with the same reservations, so routing, deadlock freedom and
+    /// every delivery are the same; only when each flit moves differs.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+    pub enum Hop("hop") {
+        /// 3 cycles a first HEAD and 2 any other flit per hop: link
+        /// register (the input FIFO), arbitration, output register.
+        #[default]
+        Standard = "standard",
+        /// 2 cycles a first HEAD and 1 a BODY or TAIL per hop on a free
+        /// path: a first HEAD granted an output it does not strip loads
+        /// that output register at the grant, and a BODY or TAIL that
+        /// arrives at the empty FIFO of a link input holding its outputs
+        /// goes straight into them (a FIFO bypass). Why these two: the
+        /// header decode stays one registered stage after the link, so
+        /// the router keeps its one-cycle arbitration and atomic
+        /// reservation, and data pays one register per hop, the link's
+        /// (docs/decisions.md "The fast hop").
+        Fast = "fast",
     }
 }
 

@@ -4,12 +4,14 @@
 //! Layout follows docs/architecture.md §1: hardware contracts ([`flit`], [`config`],
 //! [`topology`]) are defined once here and shared with the RTL.
 
+// First, so that its `named_enum!` serves every module below (macros by
+// example are visible only after their module).
+#[macro_use]
+pub mod error;
 pub mod config;
 pub mod crosscheck;
 pub mod decimal;
 pub mod dstm;
-#[macro_use]
-pub mod error;
 pub mod fabric;
 pub mod flit;
 pub mod ftmesh;

@@ -213,7 +213,7 @@ fn go(a: VerilogArgs) -> Result<ExitCode, InputError> {
         routing,
         setup_cycles: a.setup_cycles,
         strip_deferred: a.strip_deferred,
-        hop: Hop::parse(&a.hop, "hop")?,
+        hop: a.hop.trim().parse::<Hop>()?,
     };
     params.validate()?;
     let local = match a.fault_info.trim() {

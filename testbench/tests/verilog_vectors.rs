@@ -458,7 +458,6 @@ const STRIP_ROUTER_CYCLES: usize = 3_000;
 
 #[test]
 fn deferred_strip_router_verilog_matches_native() {
-    let dir = out_dir("vectors_strip_router");
     // The default router with a one-cycle header setup delay and a
     // deferred strip, the fastest router on an iCE40 (3h); the wrong
     // model is today's contract (the stripped HEAD leaves at its grant).
@@ -467,40 +466,51 @@ fn deferred_strip_router_verilog_matches_native() {
         strip_deferred: true,
         ..RouterParams::default()
     };
-    let cfg = cfgs(&p);
-    let node = 5;
-    let g = router_module(&p, &cfg[node]).unwrap();
-    let dut = write_dut(&g, &dir);
-    let good = router_vectors(&g.top, &cfg[node], &p, 44, STRIP_ROUTER_CYCLES, true);
-    let (vin, vexp) = good.write_hex(&dir, "good").unwrap();
-    let tb = dir.join("tb.v");
-    std::fs::write(&tb, good.testbench(STRIP_ROUTER_CYCLES)).unwrap();
     let on_grant = RouterParams {
         strip_deferred: false,
         ..p
     };
-    let wrong = router_vectors_vs(
-        &g.top,
-        &cfg[node],
+    router_against_a_contract(
+        "deferred-strip router",
         &p,
-        &cfg[node],
-        &on_grant,
+        ("strip at the grant", &on_grant),
         44,
         STRIP_ROUTER_CYCLES,
-        true,
+    );
+}
+
+/// Node 5's router of the 4×4 DSTM-1 torus generated with `p`, its
+/// vectors (ports and registers, stimulus `seed`) under both simulators;
+/// the vectors of the native model under the other contract `wrong` must
+/// be caught.
+fn router_against_a_contract(
+    label: &str,
+    p: &RouterParams,
+    (what, wrong_p): (&str, &RouterParams),
+    seed: u64,
+    cycles: usize,
+) {
+    let dir = out_dir(&format!("vectors_{}", label.replace(' ', "_")));
+    let cfg = cfgs(p);
+    let node = 5;
+    let g = router_module(p, &cfg[node]).unwrap();
+    let dut = write_dut(&g, &dir);
+    let good = router_vectors(&g.top, &cfg[node], p, seed, cycles, true);
+    let (vin, vexp) = good.write_hex(&dir, "good").unwrap();
+    let tb = dir.join("tb.v");
+    std::fs::write(&tb, good.testbench(cycles)).unwrap();
+    let wrong = router_vectors_vs(
+        &g.top, &cfg[node], p, &cfg[node], wrong_p, seed, cycles, true,
     );
     check_sims(
-        "deferred-strip router",
+        label,
         &g.top,
         &dir,
         &tb,
         &dut,
         &(vin, vexp),
-        STRIP_ROUTER_CYCLES,
-        &[(
-            "strip at the grant",
-            wrong.write_hex(&dir, "on_grant").unwrap(),
-        )],
+        cycles,
+        &[(what, wrong.write_hex(&dir, "wrong").unwrap())],
     );
 }
 
@@ -513,44 +523,22 @@ const FAST_FABRIC_CYCLES: usize = 1_000;
 
 #[test]
 fn fast_hop_router_verilog_matches_native() {
-    let dir = out_dir("vectors_fast_router");
     // The default router with the fast hop; the wrong model is the
     // standard contract (no bypass, no HEAD loaded at its grant).
     let p = RouterParams {
         hop: Hop::Fast,
         ..RouterParams::default()
     };
-    let cfg = cfgs(&p);
-    let node = 5;
-    let g = router_module(&p, &cfg[node]).unwrap();
-    let dut = write_dut(&g, &dir);
-    let good = router_vectors(&g.top, &cfg[node], &p, 45, FAST_ROUTER_CYCLES, true);
-    let (vin, vexp) = good.write_hex(&dir, "good").unwrap();
-    let tb = dir.join("tb.v");
-    std::fs::write(&tb, good.testbench(FAST_ROUTER_CYCLES)).unwrap();
     let standard = RouterParams {
         hop: Hop::Standard,
         ..p
     };
-    let wrong = router_vectors_vs(
-        &g.top,
-        &cfg[node],
+    router_against_a_contract(
+        "fast-hop router",
         &p,
-        &cfg[node],
-        &standard,
+        ("standard hop", &standard),
         45,
         FAST_ROUTER_CYCLES,
-        true,
-    );
-    check_sims(
-        "fast-hop router",
-        &g.top,
-        &dir,
-        &tb,
-        &dut,
-        &(vin, vexp),
-        FAST_ROUTER_CYCLES,
-        &[("standard hop", wrong.write_hex(&dir, "standard").unwrap())],
     );
 }
 
