@@ -358,7 +358,7 @@ pub fn step_masked(
 }
 
 /// [`step_edge`] under the router's own contract (`p.hop`): the standard
-/// step, then with the fast hop [`fast_hop`]. For callers that do not
+/// step, then with the fast hop `fast_hop`. For callers that do not
 /// keep the two apart themselves (the fabric kernel chooses once a cycle).
 #[inline(always)]
 pub fn step_edge_as(
@@ -376,7 +376,7 @@ pub fn step_edge_as(
 }
 
 /// [`step_edge`] under the fast hop ([`Hop::Fast`]): the standard edge,
-/// then its two shortcuts ([`fast_hop`]).
+/// then its two shortcuts (`fast_hop`).
 ///
 /// Why after the standard step and not inside it: both shortcuts only add
 /// to what the standard edge did at ports it left alone, and with them
