@@ -335,8 +335,8 @@ def main():
     r.add_argument("--dir", default=DIR)
     t = sub.add_parser("table", help="print the markdown tables from the JSON")
     t.add_argument("--dir", default=DIR)
-    t.add_argument("--mhz-standard", type=float, default=70.23,
-                   help="clock of the standard router, MHz (default 70.23)")
+    t.add_argument("--mhz-standard", type=float, default=68.83,
+                   help="clock of the standard router, MHz (default 68.83)")
     t.add_argument("--mhz-fast", type=float, default=64.66,
                    help="clock of the fast router, MHz (default 64.66)")
     a = ap.parse_args()
