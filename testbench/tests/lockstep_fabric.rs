@@ -194,11 +194,11 @@ fn fabric_4x4_deferred_strip_lockstep() {
 fn fabric_fast_hop_lockstep() {
     let mut sc = fabric_scenario("torus:4x4", 0.01, 47);
     sc.network.hop = Hop::Fast;
-    let st = fabric_lockstep::<32>(&sc, Fault::None, 6_000)
+    let st = fabric_lockstep::<32>(&sc, Fault::None, 4_000)
         .unwrap_or_else(|m| panic!("fast-hop torus lockstep mismatch: {m}"));
     eprintln!("torus: {st:?}");
     assert!(st.multicasts > 20 && st.delivered > 300, "{st:?}");
-    let m = fabric_lockstep::<32>(&sc, Fault::StandardHop, 2_000)
+    let m = fabric_lockstep::<32>(&sc, Fault::StandardHop, 1_000)
         .expect_err("the standard contract must be detected");
     eprintln!("caught: {m}");
     let mut sc = wormcast_testbench::lockstep::mesh_fabric_scenario(
@@ -210,7 +210,7 @@ fn fabric_fast_hop_lockstep() {
         48,
     );
     sc.network.hop = Hop::Fast;
-    let st = fabric_lockstep::<32>(&sc, Fault::None, 4_000)
+    let st = fabric_lockstep::<32>(&sc, Fault::None, 2_500)
         .unwrap_or_else(|m| panic!("fast-hop mesh lockstep mismatch: {m}"));
     eprintln!("mesh: {st:?}");
     assert!(st.multicasts > 10 && st.delivered > 100, "{st:?}");
