@@ -740,6 +740,10 @@ fn free(s: &RouterState, outs: u8) -> bool {
 
 /// Input `i`'s head flit `flit` into output registers `outs` (the fast
 /// hop's shortcuts; a worm's first flits, never a discarding input's).
+/// The standard send in [`step_edge`] writes the same few lines inline on
+/// purpose: calling this helper there (with a `discarding` argument) made
+/// the standard kernel run 5 % more instructions again (callgrind, 16×16
+/// torus: 287.8 M against 273.8 M).
 #[inline(always)]
 fn load(
     s: &mut RouterState,
