@@ -6,7 +6,8 @@
 # routing function (hamiltonian, dor, negative_first), and the 4x4 fabric
 # with a faulty link and local fault information (diversion constants,
 # [DSTM] §7), and the router with a one-cycle setup delay and a deferred
-# strip (docs/hardware.md 3h), and the other flit widths (a 16-bit fabric
+# strip (docs/hardware.md 3h), the fast-hop router and its 4x4 torus and
+# dor mesh fabrics (docs/router.md), and the other flit widths (a 16-bit fabric
 # with depth-4 buffers, a 64-bit router with depth 1 and two injection
 # channels). Clean except the waivers of
 # scripts/verilator_waivers.vlt, each named and explained there (all
@@ -43,6 +44,9 @@ for r in hamiltonian dor negative_first; do
   "$bin" verilog --router --topology mesh:4x4 --routing $r --node 5 --out "$out/router_$r" >/dev/null
   "$bin" verilog --topology mesh:4x4 --routing $r --out "$out/fabric_$r" >/dev/null
 done
+"$bin" verilog --router --hop fast --node 5 --out "$out/router_fast" >/dev/null
+"$bin" verilog --topology torus:4x4 --hop fast --out "$out/fabric_fast" >/dev/null
+"$bin" verilog --topology mesh:4x4 --routing dor --hop fast --out "$out/fabric_dor_fast" >/dev/null
 
 status=0
 lint() { # dir top
@@ -71,6 +75,9 @@ for r in hamiltonian dor negative_first; do
   lint "$out/router_$r" wormcast_router_n5
   lint "$out/fabric_$r" wormcast_mesh_4x4
 done
+lint "$out/router_fast" wormcast_router_n5
+lint "$out/fabric_fast" wormcast_torus_4x4
+lint "$out/fabric_dor_fast" wormcast_mesh_4x4
 
 # The waivers are scoped to the generated files. A user's file beside the
 # generated router, with idioms the lint accepts in generated code, must

@@ -28,6 +28,10 @@ use wormcast_sim::config::{Hop, RouterConfig, RouterParams};
 use wormcast_sim::flit;
 use wormcast_sim::router::InState;
 
+/// The router's link inputs are its first four (±x, ±y), before the
+/// injection inputs; the fast hop's bypass serves only them.
+pub(crate) const LINK_INPUTS: usize = 4;
+
 /// Deliberate faults for the lockstep self-test: a correct comparator must
 /// catch each of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -416,7 +420,9 @@ impl<const W: usize> Router<W> {
             nerr: Popcount::new(n_in),
             err_sum: Default::default(),
             byp: vdef(n_in * n_fast),
-            byp_on: (0..n_in * n_fast).map(|i| Constant::new(i < 4)).collect(),
+            byp_on: (0..n_in * n_fast)
+                .map(|i| Constant::new(i < LINK_INPUTS))
+                .collect(),
             bo: vdef(n_in * n_fast),
             bgo: vdef(n_in * n_fast),
             fo: vdef(n_in * n_fast),
@@ -817,8 +823,19 @@ impl<const W: usize> Logic for Router<W> {
             self.xbar.sel[o].next = self.out_sel[o].q.val();
             // The fast hop: an output granted now selects its new owner
             // (it had none), whose HEAD it loads if that is forwarded.
+            // Decided here from the grants, not read from `gsel_all`:
+            // through that shared signal Verilator's lint sees a false
+            // combinational loop (UNOPTFLAT) from the crossbar's output
+            // back to its select; the same logic to synthesis.
             for _k in 0..self._n_fast {
-                self.xbar.sel[o].next = self.out_sel[o].q.val() | self.gsel_all[o].val();
+                for i in 0..self._n_in {
+                    if self.arb.grant[i].val()
+                        & self.dec.req[i].val().get_bit(o)
+                        & self.t_reach[i].val().get_bit(o)
+                    {
+                        self.xbar.sel[o].next = self.out_sel[o].q.val() | self.in_bit[i].val();
+                    }
+                }
             }
             self.sel_n[o].next = ((self.out_sel[o].q.val() & !self.rel_all.val())
                 | self.gsel_all[o].val())

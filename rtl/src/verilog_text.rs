@@ -763,6 +763,34 @@ pub fn top_first(v: &str, top: &str) -> String {
     s
 }
 
+/// Marks the declarations of the registers `names` `(* keep *)`, and
+/// returns how many it marked. yosys keeps a kept net as it is, so the
+/// logic that drives it is mapped once, not folded into each cone that
+/// reads it. The router uses it for the fast hop's bypass multiplexers
+/// (`crate::generate`), which ABC otherwise copies into every crossbar
+/// output a link input reaches. Simulators ignore the attribute.
+pub fn keep_regs(v: &str, names: &[String]) -> (String, usize) {
+    let mut marked = 0;
+    let mut out = String::with_capacity(v.len() + 16 * names.len());
+    for line in v.lines() {
+        let t = line.trim_start();
+        let declared = t
+            .strip_prefix("reg ")
+            .and_then(|r| r.trim_end().strip_suffix(';'))
+            .and_then(|r| r.split_whitespace().last());
+        if declared.is_some_and(|n| names.iter().any(|k| k == n)) {
+            out.push_str(&line[..line.len() - t.len()]);
+            out.push_str("(* keep *) ");
+            out.push_str(t);
+            marked += 1;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    (out, marked)
+}
+
 /// The pragma before a fabric's instances: some outputs are left open.
 const PINCONNECTEMPTY_OFF: &str = "    \
 // Outputs nothing in this module reads are left open, `.err_count_o()`:
