@@ -192,6 +192,9 @@ pub struct Router<const W: usize> {
     /// Per output, the input granted it at this edge (one-hot; at most
     /// one is).
     gsel_all: Vec<Signal<Local, Bits<SEL_W>>>,
+    /// The fast hop only (one entry an output with it): `gsel_all` for
+    /// the crossbar's select.
+    fsel: Vec<Signal<Local, Bits<SEL_W>>>,
     /// Per input, the outputs it sends to now, within `t_reach` (as
     /// `send_outs` is within the reservation).
     so: Vec<Signal<Local, Bits<MASK_W>>>,
@@ -404,6 +407,7 @@ impl<const W: usize> Router<W> {
             rsel: vdef(n_in),
             rel_all: Default::default(),
             gsel_all: vdef(n_out),
+            fsel: vdef(n_out * n_fast),
             sel_n: vdef(n_out),
             drop_rest: vdef(n_in * n_drop),
             drop_keep: vdef(n_in * n_drop),
@@ -823,19 +827,24 @@ impl<const W: usize> Logic for Router<W> {
             self.xbar.sel[o].next = self.out_sel[o].q.val();
             // The fast hop: an output granted now selects its new owner
             // (it had none), whose HEAD it loads if that is forwarded.
-            // Decided here from the grants, not read from `gsel_all`:
-            // through that shared signal Verilator's lint sees a false
-            // combinational loop (UNOPTFLAT) from the crossbar's output
-            // back to its select; the same logic to synthesis.
-            for _k in 0..self._n_fast {
+            // `fsel` is `gsel_all` again, which synthesis merges: read
+            // from `gsel_all`, which the owner registers also read,
+            // Verilator's lint sees a false combinational loop (UNOPTFLAT)
+            // from the crossbar's output back to its select; written as
+            // one `if` per input into the select itself, the same
+            // function took 86 more SB_LUT4 under `dor` and 139 under
+            // negative-first.
+            for k in 0..self._n_fast {
+                self.fsel[o + k].next = 0.into();
                 for i in 0..self._n_in {
                     if self.arb.grant[i].val()
                         & self.dec.req[i].val().get_bit(o)
                         & self.t_reach[i].val().get_bit(o)
                     {
-                        self.xbar.sel[o].next = self.out_sel[o].q.val() | self.in_bit[i].val();
+                        self.fsel[o + k].next = self.in_bit[i].val();
                     }
                 }
+                self.xbar.sel[o].next = self.out_sel[o].q.val() | self.fsel[o + k].val();
             }
             self.sel_n[o].next = ((self.out_sel[o].q.val() & !self.rel_all.val())
                 | self.gsel_all[o].val())
