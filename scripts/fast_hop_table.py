@@ -337,8 +337,8 @@ def main():
     t.add_argument("--dir", default=DIR)
     t.add_argument("--mhz-standard", type=float, default=68.83,
                    help="clock of the standard router, MHz (default 68.83)")
-    t.add_argument("--mhz-fast", type=float, default=64.66,
-                   help="clock of the fast router, MHz (default 64.66)")
+    t.add_argument("--mhz-fast", type=float, default=65.74,
+                   help="clock of the fast router, MHz (default 65.74)")
     a = ap.parse_args()
     if a.cmd == "run":
         a.wormcast = os.path.abspath(a.wormcast) if os.sep in a.wormcast else a.wormcast

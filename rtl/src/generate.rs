@@ -196,8 +196,8 @@ fn router_generic_fault(
     if p.hop == Hop::Fast && fault != Fault::StandardHop {
         // The bypass multiplexer of each link input (link flit or FIFO
         // head) feeds every output the input reaches; kept, yosys maps it
-        // once instead of into each output's cone: 1 496 -> 1 431 SB_LUT4
-        // for node 5 of the 4x4 DSTM-1 torus, 2 115 -> 1 875 with SPAM
+        // once instead of into each output's cone: 1 496 -> 1 437 SB_LUT4
+        // for node 5 of the 4x4 DSTM-1 torus, 2 115 -> 1 894 with SPAM
         // (docs/hardware.md, the fast hop).
         let names: Vec<String> = (0..LINK_INPUTS).map(|i| format!("xbar$flit${i}")).collect();
         let (v, marked) = verilog_text::keep_regs(&g.verilog, &names);
