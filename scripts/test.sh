@@ -129,7 +129,20 @@ step "synthesis smoke check (yosys synth_ice40, one router)"
 smoke=target/synth-smoke
 rm -rf "$smoke"
 $bin verilog --router --node 5 --out "$smoke" >/dev/null
-timeout 300 yosys -q -p "read_verilog $smoke/wormcast_router_n5.v; synth_ice40 -top wormcast_router_n5; tee -q -o $smoke/stat.txt stat"
+# Again (at most three runs) only if yosys's ABC died of a signal
+# (Debian's berkeley-abc aborted once in CI on an input that passed 50
+# runs out of 50 here; testbench/tests/gate_level.rs does the same).
+for attempt in 1 2 3; do
+  if timeout 300 yosys -q -p "read_verilog $smoke/wormcast_router_n5.v; synth_ice40 -top wormcast_router_n5; tee -q -o $smoke/stat.txt stat" 2>"$smoke/yosys.err"; then
+    break
+  fi
+  cat "$smoke/yosys.err" >&2
+  if [ $attempt = 3 ] || ! grep -q "ABC: execution of command.*return code 13[49]" "$smoke/yosys.err"; then
+    echo "yosys failed on the router" >&2
+    exit 1
+  fi
+  echo "yosys's ABC died of a signal (run $attempt of 3), running again" >&2
+done
 luts=$(awk '$1=="SB_LUT4" {print $2}' "$smoke/stat.txt")
 # Area regression gate: more than tolerance_percent above the committed
 # baseline (scripts/synth_baseline.json) fails the suite.
