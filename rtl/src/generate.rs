@@ -18,7 +18,7 @@
 
 use crate::fabric;
 use crate::names::{ni_port, router_in, router_out, CLK, RST};
-use crate::router::{Fault, Router, LINK_INPUTS};
+use crate::router::{is_link_input, Fault, Router};
 use crate::tables::NodeTables;
 use crate::verilog_text;
 use rust_hdl::prelude::*;
@@ -199,7 +199,10 @@ fn router_generic_fault(
         // once instead of into each output's cone: 1 496 -> 1 437 SB_LUT4
         // for node 5 of the 4x4 DSTM-1 torus, 2 115 -> 1 894 with SPAM
         // (docs/hardware.md, the fast hop).
-        let names: Vec<String> = (0..LINK_INPUTS).map(|i| format!("xbar$flit${i}")).collect();
+        let names: Vec<String> = (0..p.inputs())
+            .filter(|&i| is_link_input(i))
+            .map(|i| format!("xbar$flit${i}"))
+            .collect();
         let (v, marked) = verilog_text::keep_regs(&g.verilog, &names);
         assert_eq!(
             marked,

@@ -26,11 +26,13 @@ use crate::tables::NodeTables;
 use rust_hdl::prelude::*;
 use wormcast_sim::config::{Hop, RouterConfig, RouterParams};
 use wormcast_sim::flit;
-use wormcast_sim::router::InState;
+use wormcast_sim::router::{InState, LINK_INPUTS};
 
-/// The router's link inputs are its first four (±x, ±y), before the
-/// injection inputs; the fast hop's bypass serves only them.
-pub(crate) const LINK_INPUTS: usize = 4;
+/// Whether input `i` is one the fast hop's bypass serves (a link input,
+/// `wormcast_sim::router::LINK_INPUTS`).
+pub(crate) fn is_link_input(i: usize) -> bool {
+    i < 8 && LINK_INPUTS >> i & 1 == 1
+}
 
 /// Deliberate faults for the lockstep self-test: a correct comparator must
 /// catch each of them.
@@ -425,7 +427,7 @@ impl<const W: usize> Router<W> {
             err_sum: Default::default(),
             byp: vdef(n_in * n_fast),
             byp_on: (0..n_in * n_fast)
-                .map(|i| Constant::new(i < LINK_INPUTS))
+                .map(|i| Constant::new(is_link_input(i)))
                 .collect(),
             bo: vdef(n_in * n_fast),
             bgo: vdef(n_in * n_fast),

@@ -652,11 +652,12 @@ fn pop_head(s: &mut RouterState, side: &mut impl Sidecar, act: &mut Activity, i:
     act.popped |= 1 << i;
 }
 
-/// The inputs the fast hop's bypass serves: the four links. Not the
-/// injection inputs (area): there the bypass would save one cycle per
-/// message, not per hop, for a flit-wide multiplexer (docs/hardware.md
-/// 3t).
-const LINK_INPUTS: u8 = 0x0F;
+/// The inputs the fast hop's bypass serves: the four links (inputs 0–3,
+/// before the injection inputs). Not the injection inputs (area): there
+/// the bypass would save one cycle per message, not per hop, for a
+/// flit-wide multiplexer (docs/hardware.md 3t). The RTL's bypass reads
+/// this mask too.
+pub const LINK_INPUTS: u8 = 0x0F;
 
 /// The fast hop's two shortcuts, after the standard edge (see
 /// [`step_edge_fast`]); `arrived_empty` are the inputs whose flit arrived
